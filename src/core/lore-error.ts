@@ -1,0 +1,109 @@
+import { fillTemplate, type LocalizedText } from "./localized-text.js";
+
+/**
+ * The closed set of refusal codes a Lore surface can answer with. Each surface maps them
+ * once: HTTP status, MCP `isError` result, CLI exit code (STYLE.md habit 4).
+ *
+ * `kind` groups them for those mappings: `invalid_input` (caller's fault, 400 / exit 2),
+ * `not_found` (404 / exit 3), `conflict` (409 / exit 4), `forbidden` (403 / exit 5),
+ * `unavailable` (503 / exit 6), `internal` (500 / exit 1).
+ */
+export const ERROR_CODES = {
+  invalid_input: "invalid_input",
+  invalid_entry: "invalid_input",
+  empty_query: "invalid_input",
+  invalid_cursor: "invalid_input",
+  invalid_limit: "invalid_input",
+  config_invalid: "invalid_input",
+  not_a_repository: "invalid_input",
+  path_not_found: "not_found",
+  entry_not_found: "not_found",
+  file_exists: "conflict",
+  git_failed: "internal",
+  index_failed: "internal",
+  internal: "internal",
+} as const;
+
+/** One refusal code from {@link ERROR_CODES}. */
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** A refusal's family, for surfaces that map errors to statuses and exit codes. */
+export type ErrorKind = (typeof ERROR_CODES)[ErrorCode];
+
+const MESSAGES: Record<ErrorCode, LocalizedText> = {
+  invalid_input: { en: "invalid input: {reason}", ru: "неверный ввод: {reason}" },
+  invalid_entry: {
+    en: "the entry is refused: {count} problem(s) found",
+    ru: "запись отклонена: найдено замечаний — {count}",
+  },
+  empty_query: {
+    en: "the query has no words to search for; give a word or a tool name",
+    ru: "в запросе нет слов для поиска; укажите слово или имя инструмента",
+  },
+  invalid_cursor: {
+    en: "the cursor is not one this server issued for this query; start without a cursor",
+    ru: "курсор выдан не этим сервером или не для этого запроса; начните без курсора",
+  },
+  invalid_limit: {
+    en: "limit must be a whole number from 1 to {max}",
+    ru: "limit должен быть целым числом от 1 до {max}",
+  },
+  config_invalid: { en: "configuration error: {reason}", ru: "ошибка настройки: {reason}" },
+  not_a_repository: {
+    en: "{path} is neither a git repository nor a folder with .gitriver/knowledge/",
+    ru: "{path} — не репозиторий git и не папка с .gitriver/knowledge/",
+  },
+  path_not_found: {
+    en: "no such file or folder: {path}",
+    ru: "нет такого файла или папки: {path}",
+  },
+  entry_not_found: { en: "no entry with id {id}", ru: "нет записи с идентификатором {id}" },
+  file_exists: { en: "{path} already exists", ru: "{path} уже существует" },
+  git_failed: { en: "git failed: {reason}", ru: "git завершился с ошибкой: {reason}" },
+  index_failed: { en: "the index failed: {reason}", ru: "сбой указателя: {reason}" },
+  internal: { en: "internal error: {reason}", ru: "внутренняя ошибка: {reason}" },
+};
+
+/**
+ * The one error type of Lore: a stable machine code, a message in English and Russian,
+ * structured data for clients, and the original `cause` kept.
+ */
+export class LoreError extends Error {
+  /** Stable machine code. */
+  readonly code: ErrorCode;
+  /** The code's family (see {@link ERROR_CODES}). */
+  readonly kind: ErrorKind;
+  /** The message in both languages; `message` is the English one. */
+  readonly text: LocalizedText;
+  /** Structured details for clients (e.g. the diagnostics of a refused entry). */
+  readonly data: Record<string, unknown>;
+
+  /**
+   * @param code - the machine code.
+   * @param params - values for the message template (e.g. `{ id }`).
+   * @param options - `data` for clients and the `cause`.
+   */
+  constructor(
+    code: ErrorCode,
+    params: Record<string, string | number> = {},
+    options: { data?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
+    const template = MESSAGES[code];
+    const text = { en: fillTemplate(template.en, params), ru: fillTemplate(template.ru, params) };
+    super(text.en, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "LoreError";
+    this.code = code;
+    this.kind = ERROR_CODES[code];
+    this.text = text;
+    this.data = options.data ?? {};
+  }
+}
+
+/**
+ * Tells whether a value is a {@link LoreError}.
+ *
+ * @param value - anything caught.
+ */
+export function isLoreError(value: unknown): value is LoreError {
+  return value instanceof LoreError;
+}

@@ -1,0 +1,33 @@
+/**
+ * A blob listed under the knowledge folder at one commit: its path (relative to the
+ * repository root, `/`-separated), git blob sha (40 hex) and size in bytes.
+ */
+export interface KnowledgeBlob {
+  path: string;
+  sha: string;
+  size: number;
+}
+
+/**
+ * The subset of a git repository the indexing service needs (STYLE.md habit 3: a port is
+ * the subset you use). Implemented by `adapters/git-cli/git-cli-repo.ts` over the git CLI.
+ */
+export interface GitRepo {
+  /**
+   * Resolves a revision (default: HEAD of the default branch) to a commit sha.
+   * @throws LoreError `git_failed` when the revision does not exist.
+   */
+  resolveCommit(rev?: string): Promise<string>;
+  /**
+   * Lists the blobs under `prefix` (e.g. `.gitriver/knowledge/`) at a commit; `.md` files only.
+   * @throws LoreError `git_failed`.
+   */
+  listKnowledgeBlobs(commit: string, prefix: string): Promise<KnowledgeBlob[]>;
+  /**
+   * Reads blobs by sha through one long-lived `git cat-file --batch`, in the order given.
+   * @throws LoreError `git_failed` when git dies or a blob is missing.
+   */
+  readBlobs(shas: readonly string[]): AsyncIterable<{ sha: string; bytes: Uint8Array }>;
+  /** Ends the long-lived git processes. Idempotent. */
+  close(): Promise<void>;
+}
