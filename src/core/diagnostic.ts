@@ -34,6 +34,7 @@ export const DIAGNOSTIC_CODES = {
   summary_repeats_body: "info",
   summary_at_cap: "info",
   summary_empty: "info",
+  summary_too_long: "info",
   no_contract: "info",
   bom_removed: "info",
 } as const;
@@ -96,11 +97,11 @@ const TEMPLATES: Record<DiagnosticCode, LocalizedText> = {
   },
   yaml_syntax: {
     en: "YAML error: {reason}{hint}",
-    ru: "ошибка YAML: {reason}{hint}",
+    ru: "ошибка YAML: {reason_ru}{hint_ru}",
   },
   yaml_alias_limit: {
-    en: "YAML aliases expand past {limit} nodes; refused",
-    ru: "ссылки YAML раскрываются больше чем в {limit} узлов; отказ",
+    en: "YAML aliases refused: {reason}",
+    ru: "ссылки YAML отклонены: {reason_ru}",
   },
   duplicate_key: {
     en: "key “{key}” appears twice; refused (never last-wins)",
@@ -108,7 +109,7 @@ const TEMPLATES: Record<DiagnosticCode, LocalizedText> = {
   },
   frontmatter_not_mapping: {
     en: "the frontmatter is a {kind}, not a mapping of keys",
-    ru: "заголовок — {kind}, а не набор ключей",
+    ru: "заголовок — {kind_ru}, а не набор ключей",
   },
   missing_id: {
     en: "required key “id” is missing",
@@ -166,6 +167,10 @@ const TEMPLATES: Record<DiagnosticCode, LocalizedText> = {
     en: "the first paragraph is empty; the summary is blank — fix it in the entry",
     ru: "первый абзац пуст; фрагмент показа пуст — исправьте это в записи",
   },
+  summary_too_long: {
+    en: "“summary” is over {limit} bytes; it is cut for display — shorten it in the entry",
+    ru: "«summary» длиннее {limit} байт; для показа он обрезан — сократите его в записи",
+  },
   no_contract: {
     en: "no contract: the entry never surfaces by itself (findable by text and by id)",
     ru: "нет контракта: запись не всплывает сама (находится по тексту и по id)",
@@ -173,6 +178,21 @@ const TEMPLATES: Record<DiagnosticCode, LocalizedText> = {
   bom_removed: {
     en: "a UTF-8 byte order mark was ignored",
     ru: "метка порядка байтов UTF-8 проигнорирована",
+  },
+};
+
+/**
+ * Second templates for codes whose message changes when a parameter is absent: the
+ * variant is used when `params[unless]` is undefined (e.g. `unknown_key` with no similar
+ * known key — seed 004: «похожих нет» means the file is newer than this version).
+ */
+const VARIANTS: Partial<Record<DiagnosticCode, { unless: string; template: LocalizedText }>> = {
+  unknown_key: {
+    unless: "nearest",
+    template: {
+      en: "key “{key}” is not known and no known key is similar: the file may be newer than this version",
+      ru: "ключ «{key}» не известен, похожих нет — файл, видимо, новее этой версии",
+    },
   },
 };
 
@@ -190,7 +210,11 @@ export function makeDiagnostic(code: DiagnosticCode, details: DiagnosticDetails 
   for (const [key, value] of Object.entries(params)) {
     if (!key.endsWith("_ru") && ruParams[`${key}_ru`] === undefined) ruParams[`${key}_ru`] = value;
   }
-  const template = TEMPLATES[code];
+  const variant = VARIANTS[code];
+  const template =
+    variant !== undefined && params[variant.unless] === undefined
+      ? variant.template
+      : TEMPLATES[code];
   const diagnostic: Diagnostic = {
     code,
     severity: DIAGNOSTIC_CODES[code],

@@ -31,7 +31,7 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 export type ErrorKind = (typeof ERROR_CODES)[ErrorCode];
 
 const MESSAGES: Record<ErrorCode, LocalizedText> = {
-  invalid_input: { en: "invalid input: {reason}", ru: "неверный ввод: {reason}" },
+  invalid_input: { en: "invalid input: {reason}", ru: "неверный ввод: {reason_ru}" },
   invalid_entry: {
     en: "the entry is refused: {count} problem(s) found",
     ru: "запись отклонена: найдено замечаний — {count}",
@@ -48,7 +48,7 @@ const MESSAGES: Record<ErrorCode, LocalizedText> = {
     en: "limit must be a whole number from 1 to {max}",
     ru: "limit должен быть целым числом от 1 до {max}",
   },
-  config_invalid: { en: "configuration error: {reason}", ru: "ошибка настройки: {reason}" },
+  config_invalid: { en: "configuration error: {reason}", ru: "ошибка настройки: {reason_ru}" },
   not_a_repository: {
     en: "{path} is neither a git repository nor a folder with .gitriver/knowledge/",
     ru: "{path} — не репозиторий git и не папка с .gitriver/knowledge/",
@@ -80,7 +80,8 @@ export class LoreError extends Error {
 
   /**
    * @param code - the machine code.
-   * @param params - values for the message template (e.g. `{ id }`).
+   * @param params - values for the message template (e.g. `{ id }`); a `<name>_ru` value
+   *   fills the Russian text where it differs, else `<name>` is used for both.
    * @param options - `data` for clients and the `cause`.
    */
   constructor(
@@ -89,7 +90,13 @@ export class LoreError extends Error {
     options: { data?: Record<string, unknown>; cause?: unknown } = {},
   ) {
     const template = MESSAGES[code];
-    const text = { en: fillTemplate(template.en, params), ru: fillTemplate(template.ru, params) };
+    // `<name>_ru` params fill the Russian template and fall back to `<name>` (as in makeDiagnostic).
+    const ruParams: Record<string, string | number> = { ...params };
+    for (const [key, value] of Object.entries(params)) {
+      if (!key.endsWith("_ru") && ruParams[`${key}_ru`] === undefined)
+        ruParams[`${key}_ru`] = value;
+    }
+    const text = { en: fillTemplate(template.en, params), ru: fillTemplate(template.ru, ruParams) };
     super(text.en, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "LoreError";
     this.code = code;

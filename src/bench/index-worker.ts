@@ -1,0 +1,54 @@
+/**
+ * One index build in a process of its own, so its wall time and peak RSS are not mixed with
+ * the rest of the benchmark (issue 2, section 8: "peak RSS while indexing 100k").
+ *
+ * Usage: `node dist/bench/index-worker.js <lore|floor> <repoDir> <commit> <dbFile>`.
+ * Prints one JSON line on stdout: {@link IndexWorkerResult}.
+ */
+import { runFloor } from "./floor-index.js";
+import { indexRepoInto } from "./lore-under-test.js";
+
+/** What the worker prints. */
+export interface IndexWorkerResult {
+  mode: "lore" | "floor";
+  /** Files indexed (lore: entries stored plus files skipped with a report; floor: blobs). */
+  files: number;
+  /** Bytes of the entry files (floor: as read from git; lore: from the repository listing). */
+  bytes: number;
+  /** Wall time of the build, ms (from opening the database to closing it). */
+  ms: number;
+  /** Peak resident set size of this process, bytes (`process.resourceUsage().maxRSS`). */
+  maxRssBytes: number;
+  /** Extra figures of the mode (e.g. the floor's time inside FTS5 inserts). */
+  detail: Record<string, unknown>;
+}
+
+async function main(): Promise<void> {
+  const [mode, repoDir, commit, dbFile] = process.argv.slice(2);
+  if ((mode !== "lore" && mode !== "floor") || !repoDir || !commit || !dbFile) {
+    throw new Error("usage: index-worker.js <lore|floor> <repoDir> <commit> <dbFile>");
+  }
+  let result: Omit<IndexWorkerResult, "maxRssBytes">;
+  if (mode === "floor") {
+    const floor = await runFloor(repoDir, commit, dbFile);
+    result = {
+      mode,
+      files: floor.files,
+      bytes: floor.bytes,
+      ms: floor.ms,
+      detail: { insertMs: floor.insertMs },
+    };
+  } else {
+    const lore = await indexRepoInto(repoDir, commit, dbFile);
+    result = { mode, files: lore.files, bytes: lore.bytes, ms: lore.ms, detail: lore.detail };
+  }
+  const maxRssBytes = process.resourceUsage().maxRSS * 1024;
+  process.stdout.write(`${JSON.stringify({ ...result, maxRssBytes })}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exitCode = 1;
+});

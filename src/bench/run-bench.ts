@@ -1,0 +1,397 @@
+/**
+ * `npm run bench` (issue 2, section 8): for each N (default 10,000 and 100,000; override
+ * with `BENCH_SIZES=2000` or `BENCH_SIZES=10000,50000`) generates (or reuses) a repository
+ * of N synthetic entries, then measures in one run, each against a baseline measured in the
+ * same run: index build from git vs the cat-file + raw FTS5 floor, recall and search latency
+ * p50/p99 over a mixed query set, ripgrep per query, peak RSS while indexing, and `lore mcp`
+ * cold start to first answer vs a minimal SDK server. Writes `bench/results.json` and
+ * `bench/results.md` and prints the table. `BENCH_SEED` changes the corpus (default 1).
+ */
+import { spawn, spawnSync } from "node:child_process";
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
+import { type BenchRepo, ensureBenchRepo } from "./generate-entries.js";
+import type { IndexWorkerResult } from "./index-worker.js";
+import { type LatencyStats, summarize, timeQueries } from "./latency-stats.js";
+import { openBenchIndex } from "./lore-under-test.js";
+import { type McpColdStartResult, measureMcpColdStarts } from "./mcp-bench.js";
+import { type BenchQuery, buildQuerySet, ripgrepQueries } from "./query-set.js";
+import { formatMs, formatRatio, type ResultRow, renderTable, yesNo } from "./results-table.js";
+import { ripgrepVersion, timeRipgrep } from "./ripgrep-baseline.js";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, "..", "..");
+const MB = 1024 * 1024;
+
+/** Targets of issue 2, section 8 (stated for 100k entries). */
+const TARGETS = {
+  indexRatio: 1.5,
+  recallP99Ms: 5,
+  searchP99Ms: 20,
+  ripgrepRatio: 100,
+  peakRssBytes: 400 * MB,
+  mcpColdStartMs: 500,
+} as const;
+
+interface LatencyReport {
+  all: LatencyStats;
+  byCategory: Record<string, LatencyStats & { meanTotal: number }>;
+}
+
+interface SizeReport {
+  n: number;
+  seed: number;
+  repo: { dir: string; files: number; bytes: number; cached: boolean; generateMs: number };
+  index: {
+    lore: IndexWorkerResult & { entriesPerSec: number; mbPerSec: number };
+    floor: IndexWorkerResult & { entriesPerSec: number; mbPerSec: number };
+    ratio: number;
+  };
+  recall: LatencyReport;
+  search: LatencyReport;
+  ripgrep:
+    | { skipped: string }
+    | {
+        samples: { query: string; ms: number; matches: number }[];
+        p50: number;
+        ratioToSearchP99: number;
+      };
+}
+
+function parseSizes(raw: string | undefined): number[] {
+  if (raw === undefined || raw.trim() === "") return [10_000, 100_000];
+  const sizes = raw
+    .split(/[,\s]+/)
+    .filter(Boolean)
+    .map((s) => Number(s.replace(/_/g, "")));
+  if (sizes.some((n) => !Number.isInteger(n) || n < 1)) {
+    throw new Error(`BENCH_SIZES must list positive whole numbers, got “${raw}”`);
+  }
+  return sizes;
+}
+
+function log(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+/** Reads the repository's pack files once so both index builds start with a warm page cache. */
+function warmPackFiles(repoDir: string): void {
+  const packDir = join(repoDir, ".git", "objects", "pack");
+  const buffer = Buffer.allocUnsafe(8 * MB);
+  for (const name of readdirSync(packDir)) {
+    const fd = openSync(join(packDir, name), "r");
+    while (readSync(fd, buffer, 0, buffer.length, null) > 0) {}
+    closeSync(fd);
+  }
+}
+
+function runIndexWorker(
+  mode: "lore" | "floor",
+  repo: BenchRepo,
+  dbFile: string,
+): Promise<IndexWorkerResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [join(HERE, "index-worker.js"), mode, repo.dir, repo.commit, dbFile],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => {
+      out += d;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const last = out.trim().split("\n").pop() ?? "";
+      if (code !== 0 || last === "")
+        reject(new Error(`index worker (${mode}) exited with ${code}`));
+      else resolve(JSON.parse(last) as IndexWorkerResult);
+    });
+  });
+}
+
+function withRates(
+  r: IndexWorkerResult,
+): IndexWorkerResult & { entriesPerSec: number; mbPerSec: number } {
+  return { ...r, entriesPerSec: r.files / (r.ms / 1000), mbPerSec: r.bytes / MB / (r.ms / 1000) };
+}
+
+async function measureLatency(
+  queries: BenchQuery[],
+  run: (q: BenchQuery) => number,
+): Promise<LatencyReport> {
+  const totals = new Map<BenchQuery, number>();
+  const timings = await timeQueries(
+    queries,
+    (q) => {
+      totals.set(q, run(q));
+    },
+    { warmupPasses: 1, minSamples: 240 },
+  );
+  const byCategory: LatencyReport["byCategory"] = {};
+  for (const category of new Set(queries.map((q) => q.category))) {
+    const inCategory = queries.filter((q) => q.category === category);
+    const meanTotal = inCategory.reduce((s, q) => s + (totals.get(q) ?? 0), 0) / inCategory.length;
+    byCategory[category] = {
+      ...summarize(timings.filter((t) => t.query.category === category).map((t) => t.ms)),
+      meanTotal,
+    };
+  }
+  return { all: summarize(timings.map((t) => t.ms)), byCategory };
+}
+
+async function benchSize(n: number, seed: number, work: string): Promise<SizeReport> {
+  log(`N=${n}: generating or reusing the repository…`);
+  const repo = await ensureBenchRepo(n, seed);
+  log(
+    `N=${n}: repository ${repo.dir} (${repo.files} files, ${(repo.bytes / MB).toFixed(1)} MB, ` +
+      `${repo.cached ? "cached" : `generated in ${formatMs(repo.generateMs)}`})`,
+  );
+  warmPackFiles(repo.dir);
+  log(`N=${n}: floor (cat-file + raw FTS5)…`);
+  const floor = withRates(await runIndexWorker("floor", repo, join(work, `floor-${n}.db`)));
+  rmSync(join(work, `floor-${n}.db`), { force: true });
+  log(`N=${n}: floor ${formatMs(floor.ms)}; Lore indexRepository…`);
+  const loreDb = join(work, `lore-${n}.db`);
+  const lore = withRates(await runIndexWorker("lore", repo, loreDb));
+  log(`N=${n}: Lore ${formatMs(lore.ms)}, peak RSS ${(lore.maxRssBytes / MB).toFixed(0)} MB`);
+  globalThis.gc?.();
+
+  const index = openBenchIndex(loreDb);
+  let recall: LatencyReport;
+  let search: LatencyReport;
+  try {
+    log(`N=${n}: recall latency…`);
+    recall = await measureLatency(buildQuerySet({ tools: true }), (q) => index.recall(q));
+    log(`N=${n}: search latency…`);
+    search = await measureLatency(buildQuerySet({ tools: false }), (q) =>
+      index.search(q.query ?? ""),
+    );
+  } finally {
+    index.close();
+  }
+
+  let ripgrep: SizeReport["ripgrep"];
+  if (ripgrepVersion() === null) {
+    ripgrep = { skipped: "rg not on PATH (apt-get install -y ripgrep)" };
+  } else {
+    log(`N=${n}: ripgrep…`);
+    const samples = timeRipgrep(repo.dir, ripgrepQueries());
+    const p50 = summarize(samples.map((s) => s.ms)).p50;
+    ripgrep = { samples, p50, ratioToSearchP99: p50 / search.all.p99 };
+  }
+  const { dir, files, bytes, cached, generateMs } = repo;
+  return {
+    n,
+    seed,
+    repo: { dir, files, bytes, cached, generateMs },
+    index: { lore, floor, ratio: lore.ms / floor.ms },
+    recall,
+    search,
+    ripgrep,
+  };
+}
+
+function machineInfo(): Record<string, unknown> {
+  const db = new Database(":memory:");
+  const sqlite = (db.prepare("select sqlite_version() as v").get() as { v: string }).v;
+  db.close();
+  const gitVersion = spawnSync("git", ["--version"], { encoding: "utf8" }).stdout.trim();
+  return {
+    cpu: cpus()[0]?.model ?? "unknown",
+    cores: cpus().length,
+    memoryMB: Math.round(totalmem() / MB),
+    platform: `${process.platform} ${process.arch}`,
+    node: process.version,
+    sqlite,
+    git: gitVersion,
+    ripgrep: ripgrepVersion(),
+    // A busy machine makes every figure noisy: the 1-minute load average at the start.
+    loadAverageAtStart: loadavg()[0],
+  };
+}
+
+function sizeRows(s: SizeReport): ResultRow[] {
+  const at = ` (N=${s.n.toLocaleString("en-US")})`;
+  const build = (r: SizeReport["index"]["lore"]): string =>
+    `${formatMs(r.ms)} · ${Math.round(r.entriesPerSec)} entries/s · ${r.mbPerSec.toFixed(1)} MB/s`;
+  const rows: ResultRow[] = [
+    {
+      metric: `index build from git${at}`,
+      value: build(s.index.lore),
+      baseline: `floor ${build(s.index.floor)}`,
+      ratio: formatRatio(s.index.ratio),
+      target: `≤ ${TARGETS.indexRatio}× floor`,
+      met: yesNo(s.index.ratio <= TARGETS.indexRatio),
+    },
+    {
+      metric: `peak RSS while indexing${at}`,
+      value: `${(s.index.lore.maxRssBytes / MB).toFixed(0)} MB`,
+      baseline: `floor ${(s.index.floor.maxRssBytes / MB).toFixed(0)} MB`,
+      ratio: formatRatio(s.index.lore.maxRssBytes / s.index.floor.maxRssBytes),
+      target: "≤ 400 MB",
+      met: yesNo(s.index.lore.maxRssBytes <= TARGETS.peakRssBytes),
+    },
+    {
+      metric: `recall p50 / p99${at}, ${s.recall.all.count} queries`,
+      value: `${formatMs(s.recall.all.p50)} / ${formatMs(s.recall.all.p99)}`,
+      baseline: "—",
+      ratio: "—",
+      target: `p99 ≤ ${TARGETS.recallP99Ms} ms`,
+      met: yesNo(s.recall.all.p99 <= TARGETS.recallP99Ms),
+    },
+    {
+      metric: `search p50 / p99${at}, ${s.search.all.count} queries`,
+      value: `${formatMs(s.search.all.p50)} / ${formatMs(s.search.all.p99)}`,
+      baseline: "—",
+      ratio: "—",
+      target: `p99 ≤ ${TARGETS.searchP99Ms} ms`,
+      met: yesNo(s.search.all.p99 <= TARGETS.searchP99Ms),
+    },
+  ];
+  if ("skipped" in s.ripgrep) {
+    rows.push({
+      metric: `ripgrep per query${at}`,
+      value: `skipped: ${s.ripgrep.skipped}`,
+      baseline: "—",
+      ratio: "—",
+      target: `≥ ${TARGETS.ripgrepRatio}× search`,
+      met: "—",
+    });
+  } else {
+    rows.push({
+      metric: `search vs ripgrep${at} (rg p50 ÷ search p99)`,
+      value: `search p99 ${formatMs(s.search.all.p99)}`,
+      baseline: `rg -i -l -F p50 ${formatMs(s.ripgrep.p50)}`,
+      ratio: formatRatio(s.ripgrep.ratioToSearchP99),
+      target: `≥ ${TARGETS.ripgrepRatio}×`,
+      met: yesNo(s.ripgrep.ratioToSearchP99 >= TARGETS.ripgrepRatio),
+    });
+  }
+  return rows;
+}
+
+function mcpRow(m: McpColdStartResult): ResultRow {
+  return {
+    metric: `\`lore mcp\` cold start → first recall (N=${m.n.toLocaleString("en-US")}, median of ${m.lore.length})`,
+    value: formatMs(m.loreMedianMs),
+    baseline: `minimal SDK server ${formatMs(m.baselineMedianMs)}`,
+    ratio: formatRatio(m.loreMedianMs / m.baselineMedianMs),
+    target: `≤ ${TARGETS.mcpColdStartMs} ms`,
+    met: yesNo(m.loreMedianMs <= TARGETS.mcpColdStartMs),
+  };
+}
+
+function categoryTable(sizes: SizeReport[]): string {
+  const lines = [
+    "| N | service | category | p50 | p99 | mean hits total |",
+    "|---|---|---|---|---|---|",
+  ];
+  for (const s of sizes) {
+    for (const [service, report] of [
+      ["recall", s.recall],
+      ["search", s.search],
+    ] as const) {
+      for (const [category, st] of Object.entries(report.byCategory)) {
+        lines.push(
+          `| ${s.n} | ${service} | ${category} | ${formatMs(st.p50)} | ${formatMs(st.p99)} | ${st.meanTotal.toFixed(0)} |`,
+        );
+      }
+    }
+  }
+  return lines.join("\n");
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const sizes = parseSizes(process.env.BENCH_SIZES);
+  const seed = Number(process.env.BENCH_SEED ?? 1);
+  const work = mkdtempSync(join(tmpdir(), "lore-bench-run-"));
+  const machine = machineInfo();
+  log(`sizes ${sizes.join(", ")}, seed ${seed}, work dir ${work}`);
+  const reports: SizeReport[] = [];
+  let mcp: McpColdStartResult | { skipped: string };
+  try {
+    for (const n of sizes) reports.push(await benchSize(n, seed, work));
+    const mcpN = sizes.includes(10_000) ? 10_000 : Math.min(...sizes);
+    log(`lore mcp cold start on N=${mcpN}…`);
+    mcp = await measureMcpColdStarts(
+      await ensureBenchRepo(mcpN, seed),
+      ROOT,
+      join(work, `mcp-${mcpN}.db`),
+      5,
+    ).catch((error: unknown) => ({
+      skipped: String(error instanceof Error ? error.message : error),
+    }));
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  const rows = reports.flatMap(sizeRows);
+  if ("skipped" in mcp) {
+    rows.push({
+      metric: "`lore mcp` cold start → first recall",
+      value: `failed: ${mcp.skipped.split("\n")[0]}`,
+      baseline: "—",
+      ratio: "—",
+      target: `≤ ${TARGETS.mcpColdStartMs} ms`,
+      met: "—",
+    });
+  } else rows.push(mcpRow(mcp));
+  const durationMs = performance.now() - started;
+  const table = renderTable(rows);
+  const results = {
+    generatedAt: new Date().toISOString(),
+    durationMs,
+    seed,
+    machine,
+    targets: { ...TARGETS, note: "targets are stated for N=100,000 (issue 2, section 8)" },
+    sizes: reports,
+    mcp,
+  };
+  const outDir = join(ROOT, "bench");
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  const md = [
+    "# Lore benchmark",
+    "",
+    `${results.generatedAt} · ${machine.cpu} × ${machine.cores} · Node ${machine.node} · ` +
+      `SQLite ${machine.sqlite} · ${machine.git} · ${machine.ripgrep ?? "ripgrep absent"} · ` +
+      `load average at start ${Number(machine.loadAverageAtStart).toFixed(1)} · ` +
+      `total ${formatMs(durationMs)}`,
+    "",
+    "Targets are stated for N = 100,000 (issue 2, section 8); smaller N are for orientation.",
+    "Ratios are against baselines measured in the same run.",
+    "",
+    table,
+    "",
+    "## Latency by query category",
+    "",
+    categoryTable(reports),
+    "",
+  ].join("\n");
+  writeFileSync(join(outDir, "results.md"), md);
+  process.stdout.write(
+    `${table}\n\nwritten: bench/results.json, bench/results.md (${formatMs(durationMs)})\n`,
+  );
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(
+    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exitCode = 1;
+});

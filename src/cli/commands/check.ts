@@ -1,0 +1,170 @@
+import { lstat, readdir, readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import type { Diagnostic } from "../../core/diagnostic.js";
+import type { Lang } from "../../core/localized-text.js";
+import { LoreError } from "../../core/lore-error.js";
+import {
+  type BatchEntry,
+  type BatchFile,
+  type BatchSkip,
+  parseBatch,
+} from "../../core/parse-batch.js";
+import { formatReport } from "../../core/parse-report.js";
+import { flag, printJson } from "../args.js";
+import type { Command } from "../command.js";
+import { EXIT_CODES } from "../exit-codes.js";
+import { displayPath, KNOWLEDGE_DIR, projectRoot } from "../project-root.js";
+
+const USAGE = "lore check [paths…] [--json]";
+
+/** What `lore check` found (its `--json` output). */
+export interface CheckSummary {
+  /** True when no file is *wrong*. */
+  ok: boolean;
+  /** Files read. */
+  files: number;
+  /** Files that parsed into entries. */
+  entries: number;
+  /** *Wrong* files: indexing skips them. */
+  skipped: number;
+  /** Entries no contract can surface (unknown key or mechanism). */
+  unreachable: number;
+  /** Every diagnostic, with its path. */
+  diagnostics: {
+    path: string;
+    line?: number;
+    column?: number;
+    at?: string;
+    code: string;
+    severity: string;
+    message: string;
+  }[];
+  /** The parse report lines, as printed without `--json`. */
+  report: string[];
+}
+
+/** Lists the `.md` files under a folder, following no symbolic link, `.git` left out. */
+async function walk(dir: string, out: string[]): Promise<void> {
+  const items = await readdir(dir, { withFileTypes: true });
+  for (const item of items) {
+    const full = join(dir, item.name);
+    if (item.isDirectory() && item.name !== ".git") await walk(full, out);
+    else if (item.isFile() && item.name.endsWith(".md")) out.push(full);
+  }
+}
+
+/**
+ * Collects the files to check: a named file as is, a folder's `.md` files recursively.
+ *
+ * @throws LoreError `path_not_found` for a missing path.
+ */
+async function collect(paths: readonly string[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const path of paths) {
+    const info = await lstat(path).catch(() => null);
+    if (info === null) throw new LoreError("path_not_found", { path });
+    if (info.isDirectory()) await walk(path, files);
+    else files.push(path);
+  }
+  return [...new Set(files)].sort();
+}
+
+/**
+ * Parses files leniently as the index would (seed 004, "терпимо на чтение"), batch after
+ * batch of at most 10 MB, with duplicate ids caught across batches.
+ *
+ * @param files - files with display paths, in order.
+ * @param lang - the report language.
+ */
+export function checkFiles(files: readonly BatchFile[], lang: Lang): CheckSummary {
+  const entries: BatchEntry[] = [];
+  const skipped: BatchSkip[] = [];
+  const knownIds = new Map<string, string>();
+  let remaining = [...files];
+  while (remaining.length > 0) {
+    const batch = parseBatch(remaining, { mode: "lenient", knownIds });
+    entries.push(...batch.entries);
+    skipped.push(...batch.skipped);
+    for (const entry of batch.entries)
+      knownIds.set(entry.parsed.entry.id.toLowerCase(), entry.path);
+    const deferred = new Set(batch.deferred);
+    const next = remaining.filter((file) => deferred.has(file.path));
+    if (next.length === remaining.length) break; // no progress: cannot happen, guard anyway
+    remaining = next;
+  }
+  const order = new Map(files.map((file, i) => [file.path, i]));
+  const byPath = (a: { path: string }, b: { path: string }) =>
+    (order.get(a.path) ?? 0) - (order.get(b.path) ?? 0);
+  entries.sort(byPath);
+  skipped.sort(byPath);
+  const report = formatReport({ entries, skipped, deferred: [], diagnostics: [] }, lang);
+  const all: { path: string; d: Diagnostic }[] = [
+    ...entries.flatMap((e) => e.diagnostics.map((d) => ({ path: e.path, d }))),
+    ...skipped.flatMap((s) => s.diagnostics.map((d) => ({ path: s.path, d }))),
+  ].sort(byPath);
+  return {
+    ok: skipped.length === 0,
+    files: files.length,
+    entries: entries.length,
+    skipped: skipped.length,
+    unreachable: entries.filter((e) => !e.parsed.reachable).length,
+    diagnostics: all.map(({ path, d }) => {
+      const item: CheckSummary["diagnostics"][number] = {
+        path: d.path ?? path,
+        code: d.code,
+        severity: d.severity,
+        message: d.message[lang],
+      };
+      if (d.line !== undefined) item.line = d.line;
+      if (d.column !== undefined) item.column = d.column;
+      if (d.at !== undefined) item.at = d.at;
+      return item;
+    }),
+    report,
+  };
+}
+
+function summaryLine(s: CheckSummary, lang: Lang): string {
+  return lang === "ru"
+    ? `проверено файлов: ${s.files}; записей: ${s.entries}, недостижимых: ${s.unreachable}, ошибочных (пропускаются): ${s.skipped}`
+    : `checked ${s.files} file(s): ${s.entries} entr${s.entries === 1 ? "y" : "ies"}, ${s.unreachable} unreachable, ${s.skipped} wrong (skipped on indexing)`;
+}
+
+/** `lore check`: the lenient report over files and folders; exit 7 when any file is wrong. */
+export const checkCommand: Command = {
+  name: "check",
+  summary: "lint entry files; exit 7 when any is wrong (for pre-commit and CI)",
+  help: [
+    `Usage: ${USAGE}`,
+    "",
+    "Parses entry files as the index does (lenient) and prints the parse report: a line per",
+    "problem, `path:line:column: reason [code]`, and a line per unknown mechanism. Paths are",
+    "files or folders (their .md files, recursively); default: .gitriver/knowledge/ at the",
+    "repository top.",
+    "",
+    "Options:",
+    "  --json   print {ok, files, entries, skipped, unreachable, diagnostics, report}",
+    "",
+    "Exit codes: 0 no wrong file (notes and unreachable entries are fine), 3 a path does not",
+    "exist, 7 some file is wrong (the index would skip it).",
+  ].join("\n"),
+  options: { json: { type: "boolean" } },
+  async run(ctx, args) {
+    const named =
+      args.positionals.length > 0
+        ? args.positionals.map((p) => resolve(ctx.cwd, p))
+        : [join(projectRoot(ctx.cwd), KNOWLEDGE_DIR)];
+    const paths = await collect(named);
+    const files: BatchFile[] = [];
+    for (const path of paths) {
+      files.push({ path: displayPath(ctx.cwd, path), bytes: await readFile(path) });
+    }
+    const summary = checkFiles(files, ctx.lang);
+    if (flag(args, "json")) printJson(ctx.out, summary);
+    else {
+      for (const line of summary.report) ctx.out(line);
+      ctx.err(summaryLine(summary, ctx.lang));
+    }
+    return summary.ok ? EXIT_CODES.ok : EXIT_CODES.check_failed;
+  },
+};

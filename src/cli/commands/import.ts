@@ -1,0 +1,62 @@
+import { join, resolve } from "node:path";
+import { LoreError } from "../../core/lore-error.js";
+import { mintEntryId } from "../../services/mint-entry-id.js";
+import { atMostPositionals, flag, printJson, stringOption } from "../args.js";
+import type { Command } from "../command.js";
+import { EXIT_CODES } from "../exit-codes.js";
+import { displayPath, KNOWLEDGE_DIR, projectRoot } from "../project-root.js";
+
+const USAGE = "lore import <folder> [--out DIR] [--json]";
+
+/** `lore import`: turns a folder of agent-knowledge files into entries (issue 2 §7). */
+export const importCommand: Command = {
+  name: "import",
+  summary: "turn a folder of rules, skills or notes into entry files",
+  help: [
+    `Usage: ${USAGE}`,
+    "",
+    "Reads the markdown files of a folder (Cursor rules, skills, wikis, notes) and writes one",
+    "entry per file (a long file is split into parts): a fresh UUIDv7, origin human, on_query",
+    "words and the summary taken from the file's description, name, title and headings, the",
+    "original path in a Source section at the end of the body. Prints the files written and",
+    "those skipped with the reason.",
+    "",
+    "Options:",
+    "  --out DIR   where to write (default: .gitriver/knowledge/imported at the repository top)",
+    "  --json      print {imported, skipped, written}",
+    "",
+    "Exit codes: 0 done (skipped files are reported, not fatal), 3 no such folder.",
+  ].join("\n"),
+  options: { out: { type: "string" }, json: { type: "boolean" } },
+  async run(ctx, args) {
+    atMostPositionals(args, 1, USAGE);
+    const from = args.positionals[0];
+    if (from === undefined) {
+      throw new LoreError("invalid_input", {
+        reason: `a folder is needed; usage: ${USAGE}`,
+        reason_ru: `нужна папка; использование: ${USAGE}`,
+      });
+    }
+    const outOption = stringOption(args, "out");
+    const to = outOption
+      ? resolve(ctx.cwd, outOption)
+      : join(projectRoot(ctx.cwd), KNOWLEDGE_DIR, "imported");
+    const { importFolder } = await import("../../services/import-folder.js");
+    const report = await importFolder({
+      from: resolve(ctx.cwd, from),
+      to,
+      mintId: mintEntryId,
+      lang: ctx.lang,
+    });
+    if (flag(args, "json")) printJson(ctx.out, report);
+    else {
+      for (const skip of report.skipped) ctx.out(`${skip.path}: ${skip.message} [${skip.code}]`);
+      ctx.out(
+        ctx.lang === "ru"
+          ? `импортировано файлов: ${report.imported.length}, записей: ${report.written.length}, пропущено: ${report.skipped.length} → ${displayPath(ctx.cwd, to)}`
+          : `imported ${report.imported.length} file(s) as ${report.written.length} entr${report.written.length === 1 ? "y" : "ies"}, skipped ${report.skipped.length} → ${displayPath(ctx.cwd, to)}`,
+      );
+    }
+    return EXIT_CODES.ok;
+  },
+};

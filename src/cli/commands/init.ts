@@ -1,0 +1,80 @@
+import { readdir } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { atMostPositionals, stringOption } from "../args.js";
+import type { Command } from "../command.js";
+import { EXIT_CODES } from "../exit-codes.js";
+import { displayPath, KNOWLEDGE_DIR, projectRoot } from "../project-root.js";
+import { writeNewEntry } from "./new.js";
+
+const USAGE = "lore init [--dir D]";
+
+const WELCOME_BODY = `Team knowledge lives in .gitriver/knowledge/: one markdown file per entry, reviewed and merged like code.
+
+The first paragraph of the body is the summary agents see when they recall; the rest says
+why, what to try and when it does not work. The frontmatter's \`contract\` says when an
+entry surfaces: \`on_query\` words match a question in any word form (\`откат\` fires on
+"как откатить"), \`on_tool\` names the tool an agent is about to call.
+
+Write a new entry with \`lore new --title "..." --words a,b\`, check the folder with
+\`lore check\`, commit, then \`lore index .\` and ask with \`lore recall "..."\`.
+Delete this entry when the folder has real ones.`;
+
+async function countEntries(dir: string): Promise<number> {
+  try {
+    const names = await readdir(dir, { recursive: true });
+    return names.filter((name) => name.endsWith(".md")).length;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * `lore init`: makes `.gitriver/knowledge/` at the repository top (or `--dir`) with one
+ * example entry. It writes no `lore.toml`: the defaults need none (the README shows one).
+ */
+export const initCommand: Command = {
+  name: "init",
+  summary: "create .gitriver/knowledge/ with one example entry",
+  help: [
+    `Usage: ${USAGE}`,
+    "",
+    "Creates .gitriver/knowledge/ at the top of the current git repository (or in the",
+    "current folder when it is not in one) with one example entry, and prints what it",
+    "wrote. Does nothing when the folder already holds entries. Writes no lore.toml: the",
+    "defaults need none.",
+    "",
+    "Options:",
+    "  --dir D   the repository or folder to set up (default: the current one)",
+    "",
+    "Exit codes: 0 done, 2 invalid input.",
+  ].join("\n"),
+  options: { dir: { type: "string" } },
+  async run(ctx, args) {
+    atMostPositionals(args, 0, USAGE);
+    const dirOption = stringOption(args, "dir");
+    const root = dirOption ? resolve(ctx.cwd, dirOption) : projectRoot(ctx.cwd);
+    const folder = join(root, KNOWLEDGE_DIR);
+    const existing = await countEntries(folder);
+    if (existing > 0) {
+      ctx.out(
+        ctx.lang === "ru"
+          ? `${displayPath(ctx.cwd, folder)} уже есть, записей: ${existing}; ничего не изменено`
+          : `${displayPath(ctx.cwd, folder)} already holds ${existing} entr${existing === 1 ? "y" : "ies"}; nothing changed`,
+      );
+      return EXIT_CODES.ok;
+    }
+    const { path } = await writeNewEntry({
+      dir: folder,
+      body: WELCOME_BODY,
+      words: ["lore", "knowledge", "entry", "знание", "запись"],
+      origin: "human",
+    });
+    ctx.out(displayPath(ctx.cwd, path));
+    ctx.err(
+      ctx.lang === "ru"
+        ? 'Готово. Дальше: lore new --title "...", git commit, lore index .'
+        : 'Done. Next: lore new --title "...", git commit, lore index .',
+    );
+    return EXIT_CODES.ok;
+  },
+};

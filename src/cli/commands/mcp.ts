@@ -1,0 +1,96 @@
+import { resolve } from "node:path";
+import { LoreError } from "../../core/lore-error.js";
+import { parseToolNameStyle, type ToolNameStyle } from "../../mcp/tool-names.js";
+import { atMostPositionals, listOption, stringOption } from "../args.js";
+import type { CliContext, Command, CommandArgs } from "../command.js";
+import { EXIT_CODES } from "../exit-codes.js";
+
+const USAGE = "lore mcp [--repo PATH]... [--tool-names=dotted]";
+
+/**
+ * Reads `--tool-names`.
+ *
+ * @throws LoreError `invalid_input` for a value other than `dotted` or `underscore`.
+ */
+export function toolNameStyleOption(args: CommandArgs): ToolNameStyle {
+  const raw = stringOption(args, "tool-names");
+  const style = parseToolNameStyle(raw);
+  if (style === undefined) {
+    throw new LoreError("invalid_input", {
+      reason: `--tool-names must be dotted or underscore, not “${raw}”`,
+      reason_ru: `--tool-names должен быть dotted или underscore, а не «${raw}»`,
+    });
+  }
+  return style;
+}
+
+/** The repositories to index at start: `--repo` values, else the configured ones. */
+export function startRepos(ctx: CliContext, args: CommandArgs): string[] {
+  const named = listOption(args, "repo").map((path) => resolve(ctx.cwd, path));
+  return named.length > 0 ? named : ctx.settings().repos;
+}
+
+/** Resolves when the process is asked to stop (SIGINT, SIGTERM) or `extra` resolves. */
+export function untilStopped(extra?: Promise<void>): Promise<void> {
+  return new Promise((done) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      done();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+    extra?.then(stop);
+  });
+}
+
+/**
+ * `lore mcp`: the MCP server over stdio. Indexes the repositories at start (the tools await
+ * it); stdout carries only the protocol, every log and diagnostic goes to stderr.
+ */
+export const mcpCommand: Command = {
+  name: "mcp",
+  summary: "MCP server over stdio (for Claude Code, Cursor, VS Code)",
+  help: [
+    `Usage: ${USAGE}`,
+    "",
+    "Runs the MCP server on stdin/stdout with the tools knowledge_recall, knowledge_open and",
+    "knowledge_check. At start it indexes the repositories incrementally — the --repo paths,",
+    "else [index] repos of the configuration, else the current folder when it holds",
+    ".gitriver/knowledge/ — and the tools answer once that is done. Stdout carries only the",
+    "protocol; logs and parse diagnostics go to stderr.",
+    "",
+    "Options:",
+    "  --repo PATH         a repository or folder to index at start (repeatable)",
+    "  --tool-names=dotted expose knowledge.recall etc. (default: knowledge_recall etc.)",
+    "",
+    "Exit codes: 0 after the client disconnects, 2 bad option or configuration.",
+  ].join("\n"),
+  options: { repo: { type: "string", multiple: true }, "tool-names": { type: "string" } },
+  async run(ctx, args) {
+    atMostPositionals(args, 0, USAGE);
+    const style = toolNameStyleOption(args);
+    const repos = startRepos(ctx, args);
+    const lore = await ctx.openLore();
+    // Loaded on demand so that other commands start without the MCP SDK.
+    const { createMcpServer } = await import("../../mcp/create-mcp-server.js");
+    const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+    const ready = lore.indexAll(repos);
+    const server = createMcpServer(lore.port(ready), {
+      toolNames: style,
+      lang: ctx.lang,
+      version: ctx.version,
+    });
+    const closed = new Promise<void>((done) => {
+      process.stdin.once("end", () => done());
+      process.stdin.once("close", () => done());
+    });
+    const transport = new StdioServerTransport(process.stdin, process.stdout);
+    transport.onclose = () => {};
+    await server.connect(transport);
+    await untilStopped(closed);
+    await ready;
+    await server.close();
+    return EXIT_CODES.ok;
+  },
+};

@@ -1,0 +1,144 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import type { ContractClause, Entry, Origin } from "../../core/entry.js";
+import { formatEntry } from "../../core/format-entry.js";
+import { LoreError } from "../../core/lore-error.js";
+import { parseEntry } from "../../core/parse-entry.js";
+import { mintEntryId } from "../../services/mint-entry-id.js";
+import { atMostPositionals, listOption, stringOption } from "../args.js";
+import type { Command } from "../command.js";
+import { EXIT_CODES } from "../exit-codes.js";
+import { displayPath, KNOWLEDGE_DIR, projectRoot } from "../project-root.js";
+
+const USAGE =
+  "lore new [--title TEXT] [--words a,b] [--tool NAME] [--body TEXT] [--origin human|agent] [--dir D]";
+
+/** What {@link writeNewEntry} needs. */
+export interface NewEntryInput {
+  /** Folder the file goes into (made when missing). */
+  dir: string;
+  /** The first line of the body, which becomes the summary. */
+  title?: string;
+  /** The whole body; overrides `title` and the placeholder text. */
+  body?: string;
+  /** `on_query` words. */
+  words?: string[];
+  /** `on_tool` names, one clause each. */
+  tools?: string[];
+  /** Default `human` (a person runs the CLI). */
+  origin?: Origin;
+}
+
+/**
+ * Writes a fresh entry file `<dir>/<uuidv7>.md` (seed 004: server-made files are `<id>.md`),
+ * checked with the strict parse before it is written.
+ *
+ * @returns the absolute path written and the entry.
+ * @throws LoreError `invalid_entry` (data: `{diagnostics}`) when the strict parse refuses it;
+ *   `file_exists` when the file is already there.
+ */
+export async function writeNewEntry(input: NewEntryInput): Promise<{ path: string; entry: Entry }> {
+  const contract: ContractClause[] = [];
+  if (input.words && input.words.length > 0) {
+    contract.push({ mechanism: "on_query", params: { words: input.words } });
+  }
+  for (const name of input.tools ?? []) contract.push({ mechanism: "on_tool", params: { name } });
+  const first =
+    input.title?.trim() || "TODO: the first complete thought — agents see it as the summary.";
+  const body =
+    input.body !== undefined
+      ? `${input.body.trim()}\n`
+      : `${first}\n\nTODO: why it is so, what to try, when it does not work.\n`;
+  const entry: Entry = {
+    id: mintEntryId(),
+    contract,
+    origin: input.origin ?? "human",
+    links: [],
+    unknownKeys: {},
+    body,
+  };
+  const text = formatEntry(entry);
+  const path = join(resolve(input.dir), `${entry.id}.md`);
+  const checked = parseEntry(text, { mode: "strict", path });
+  if (!checked.value) {
+    throw new LoreError(
+      "invalid_entry",
+      { count: checked.diagnostics.length },
+      { data: { diagnostics: checked.diagnostics } },
+    );
+  }
+  await mkdir(resolve(input.dir), { recursive: true });
+  try {
+    await writeFile(path, text, { flag: "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") {
+      throw new LoreError("file_exists", { path }, { cause: error });
+    }
+    throw error;
+  }
+  return { path, entry };
+}
+
+function splitWords(values: string[]): string[] {
+  return values
+    .flatMap((value) => value.split(","))
+    .map((word) => word.trim())
+    .filter((word) => word.length > 0);
+}
+
+/** `lore new`: writes a fresh entry file with a UUIDv7 and prints its path. */
+export const newCommand: Command = {
+  name: "new",
+  summary: "write a fresh entry file <uuidv7>.md into .gitriver/knowledge/",
+  help: [
+    `Usage: ${USAGE}`,
+    "",
+    "Writes a new entry file named <id>.md (a fresh UUIDv7) and prints its path. Edit the",
+    "body, then commit it like code.",
+    "",
+    "Options:",
+    "  --title TEXT     first line of the body: the summary agents see",
+    "  --words a,b      on_query words (repeatable; comma-separated)",
+    "  --tool NAME      on_tool name (repeatable)",
+    "  --body TEXT      the whole body instead of the placeholder",
+    "  --origin WHO     human (default) or agent",
+    "  --dir D          folder to write into (default: .gitriver/knowledge/ at the repository top)",
+    "",
+    "Exit codes: 0 written, 2 invalid input, 4 the file exists.",
+  ].join("\n"),
+  options: {
+    title: { type: "string" },
+    words: { type: "string", multiple: true },
+    tool: { type: "string", multiple: true },
+    body: { type: "string" },
+    origin: { type: "string" },
+    dir: { type: "string" },
+  },
+  async run(ctx, args) {
+    atMostPositionals(args, 0, USAGE);
+    const origin = stringOption(args, "origin") ?? "human";
+    if (origin !== "human" && origin !== "agent") {
+      throw new LoreError("invalid_input", {
+        reason: `--origin must be human or agent, not “${origin}”`,
+        reason_ru: `--origin должен быть human или agent, а не «${origin}»`,
+      });
+    }
+    const dirOption = stringOption(args, "dir");
+    const dir = dirOption ? resolve(ctx.cwd, dirOption) : join(projectRoot(ctx.cwd), KNOWLEDGE_DIR);
+    const input: NewEntryInput = {
+      dir,
+      words: splitWords(listOption(args, "words")),
+      tools: listOption(args, "tool")
+        .map((t) => t.trim())
+        .filter((t) => t.length > 0),
+      origin,
+    };
+    const title = stringOption(args, "title");
+    if (title !== undefined) input.title = title;
+    const body = stringOption(args, "body");
+    if (body !== undefined) input.body = body;
+    const { path } = await writeNewEntry(input);
+    ctx.out(displayPath(ctx.cwd, path));
+    return EXIT_CODES.ok;
+  },
+};

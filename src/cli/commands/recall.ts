@@ -1,0 +1,99 @@
+import { LoreError } from "../../core/lore-error.js";
+import type { RecallArgs } from "../../mcp/knowledge-port.js";
+import { MAX_LIMIT } from "../../services/hit-page.js";
+import type { RecallAnswer } from "../../services/recall.js";
+import { flag, intOption, printJson, stringOption } from "../args.js";
+import type { Command } from "../command.js";
+import { EXIT_CODES } from "../exit-codes.js";
+
+const USAGE = "lore recall <query…> [--tool NAME] [--limit N] [--cursor C] [--json]";
+
+type Hit = RecallAnswer["hits"][number];
+
+function whyText(hit: Hit): string {
+  return hit.why
+    .map((why) =>
+      why.kind === "on_query"
+        ? `on_query “${why.word}”`
+        : why.kind === "on_tool"
+          ? `on_tool ${why.name}`
+          : "text",
+    )
+    .join(", ");
+}
+
+/**
+ * Prints a recall answer for people: numbered summaries, then id, path, why and score.
+ *
+ * @param answer - the answer.
+ * @param out - the line writer.
+ * @param lang - the language of the footer.
+ */
+export function printRecall(
+  answer: RecallAnswer,
+  out: (text: string) => void,
+  lang: "en" | "ru",
+): void {
+  answer.hits.forEach((hit, i) => {
+    out(`${i + 1}. ${hit.summary}`);
+    out(`   ${hit.id}  ${hit.path}`);
+    out(`   ${lang === "ru" ? "почему" : "why"}: ${whyText(hit)}  score ${hit.score.toFixed(2)}`);
+  });
+  if (answer.hits.length === 0) out(lang === "ru" ? "ничего не найдено" : "nothing found");
+  const more =
+    answer.next_cursor === null
+      ? ""
+      : lang === "ru"
+        ? `; дальше: --cursor ${answer.next_cursor}`
+        : `; more: --cursor ${answer.next_cursor}`;
+  out(
+    lang === "ru"
+      ? `показано ${answer.hits.length} из ${answer.total}${more}`
+      : `${answer.hits.length} of ${answer.total}${more}`,
+  );
+}
+
+/** `lore recall`: the main job from the command line (issue 2 §4). */
+export const recallCommand: Command = {
+  name: "recall",
+  summary: "find entries for a question (contracts first, then full text)",
+  help: [
+    `Usage: ${USAGE}`,
+    "",
+    "Lists the entries whose contract fires on the query's words (any word form, ё = е) or",
+    "on --tool, then the best full-text matches: summary, id, path, why it matched, score.",
+    "Listed entries count as shown for the configured user. Words need no quotes:",
+    "  lore recall как откатить релиз",
+    "",
+    "Options:",
+    "  --tool NAME   the tool an agent is about to call (on_tool contracts)",
+    "  --limit N     most hits (default 10)",
+    "  --cursor C    the next page (`next_cursor` of the previous answer)",
+    "  --json        print {hits, total, next_cursor}",
+    "",
+    "Exit codes: 0 answered (even with no hit), 2 empty query or bad option.",
+  ].join("\n"),
+  options: {
+    tool: { type: "string" },
+    limit: { type: "string" },
+    cursor: { type: "string" },
+    json: { type: "boolean" },
+  },
+  async run(ctx, args) {
+    const input: RecallArgs = {};
+    const query = args.positionals.join(" ").trim();
+    if (query.length > 0) input.query = query;
+    const tool = stringOption(args, "tool");
+    if (tool !== undefined) input.tool = tool;
+    const limit = intOption(args, "limit", { min: 1, max: MAX_LIMIT });
+    if (limit !== undefined) input.limit = limit;
+    const cursor = stringOption(args, "cursor");
+    if (cursor !== undefined) input.cursor = cursor;
+    if (input.query === undefined && input.tool === undefined) throw new LoreError("empty_query");
+    const lore = await ctx.openLore();
+    const answer = await lore.recall(input);
+    if (flag(args, "json")) printJson(ctx.out, answer);
+    else printRecall(answer, ctx.out, ctx.lang);
+    return EXIT_CODES.ok;
+  },
+};

@@ -1,0 +1,158 @@
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import type { Lang } from "../core/localized-text.js";
+import type { Lore } from "../main/compose.js";
+import { detectLang, type LoreSettings, loadSettings } from "../main/load-config.js";
+import type { CliContext, Command, CommandArgs } from "./command.js";
+import { checkCommand } from "./commands/check.js";
+import { getCommand } from "./commands/get.js";
+import { importCommand } from "./commands/import.js";
+import { indexCommand } from "./commands/index.js";
+import { initCommand } from "./commands/init.js";
+import { mcpCommand } from "./commands/mcp.js";
+import { newCommand } from "./commands/new.js";
+import { recallCommand } from "./commands/recall.js";
+import { serveCommand } from "./commands/serve.js";
+import { EXIT_CODES } from "./exit-codes.js";
+import { describeError } from "./print-error.js";
+
+/** Every command, in the order `lore --help` lists them. */
+export const COMMANDS: readonly Command[] = [
+  initCommand,
+  newCommand,
+  checkCommand,
+  indexCommand,
+  recallCommand,
+  getCommand,
+  importCommand,
+  mcpCommand,
+  serveCommand,
+];
+
+/** The output streams and working folder the CLI runs with. */
+export interface CliIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  cwd: string;
+}
+
+/** The package version, from `package.json` beside `dist/` (or `src/`). */
+export function packageVersion(): string {
+  try {
+    const text = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
+    return (JSON.parse(text) as { version?: string }).version ?? "0.0.0";
+  } catch {
+    return "0.0.0";
+  }
+}
+
+function mainHelp(version: string): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
+  const lines = COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary}`);
+  return [
+    `lore ${version} — git-native knowledge for coding agents`,
+    "",
+    "Usage: lore <command> [options]",
+    "",
+    "Commands:",
+    ...lines,
+    "",
+    "Every command takes --help and --config PATH. Read commands take --json.",
+    "Exit codes: 0 ok, 1 internal error, 2 invalid input, 3 not found, 4 conflict,",
+    "7 `lore check` found wrong files.",
+  ].join("\n");
+}
+
+/**
+ * Runs the `lore` command line: picks the command, parses its options with `node:util`
+ * `parseArgs`, runs it, prints a refusal as `lore: <message> [code]` on stderr in the chosen
+ * language and returns the exit code of its kind (`exit-codes.ts`).
+ *
+ * @param argv - the arguments after `node main.js`.
+ * @param io - output streams and working folder.
+ * @returns the exit code.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const version = packageVersion();
+  let lang: Lang = detectLang();
+  const out = (text: string) => void io.stdout.write(`${text}\n`);
+  const err = (text: string) => void io.stderr.write(`${text}\n`);
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    const target = name === "help" ? COMMANDS.find((c) => c.name === rest[0]) : undefined;
+    out(target ? target.help : mainHelp(version));
+    return EXIT_CODES.ok;
+  }
+  if (name === "--version" || name === "-v") {
+    out(version);
+    return EXIT_CODES.ok;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    err(
+      lang === "ru"
+        ? `lore: неизвестная команда «${name}»; список: lore --help [invalid_input]`
+        : `lore: unknown command “${name}”; see lore --help [invalid_input]`,
+    );
+    return EXIT_CODES.invalid_input;
+  }
+  let settings: LoreSettings | undefined;
+  let lore: Lore | undefined;
+  let configPath: string | undefined;
+  const ctx: CliContext = {
+    cwd: io.cwd,
+    get lang() {
+      return lang;
+    },
+    version,
+    out,
+    err,
+    errRaw: (text) => void io.stderr.write(text),
+    errIsTTY: io.stderr.isTTY === true,
+    settings() {
+      if (!settings) {
+        settings = loadSettings(
+          configPath === undefined ? { cwd: io.cwd } : { cwd: io.cwd, configPath },
+        );
+        lang = settings.lang;
+      }
+      return settings;
+    },
+    async openLore() {
+      if (!lore) {
+        // Loaded on demand: `lore --version`, `check` and `new` need no index or git.
+        const { composeLore } = await import("../main/compose.js");
+        lore = await composeLore(ctx.settings(), { log: err });
+      }
+      return lore;
+    },
+  };
+  try {
+    const parsed = parseArgs({
+      args: [...rest],
+      options: {
+        ...command.options,
+        help: { type: "boolean", short: "h" },
+        config: { type: "string" },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+    const args: CommandArgs = {
+      values: parsed.values as CommandArgs["values"],
+      positionals: parsed.positionals,
+    };
+    if (args.values.help === true) {
+      out(command.help);
+      return EXIT_CODES.ok;
+    }
+    if (typeof args.values.config === "string") configPath = args.values.config;
+    return await command.run(ctx, args);
+  } catch (error) {
+    const described = describeError(error, lang);
+    err(described.line);
+    return described.exitCode;
+  } finally {
+    await lore?.close();
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * What the index stores for an entry's text and contract, computed from the parsed entry
+ * alone (pure, so an indexing run may compute it off the main thread).
+ */
+import { analyzeText } from "./analyze-text.js";
+import { type ContractWord, contractTools, contractWords } from "./contract-match.js";
+import type { ParsedEntry } from "./entry.js";
+
+/** The analysed form of one entry (issue 2, sections 3 and 4). */
+export interface IndexDocument {
+  /** The summary's stems joined by single spaces (the FTS `summary` column). */
+  summaryText: string;
+  /** The body's stems joined by single spaces (the FTS `body` column). */
+  bodyText: string;
+  /** The compiled `on_query` words (empty when the entry is unreachable). */
+  words: ContractWord[];
+  /** The `on_tool` names (empty when the entry is unreachable). */
+  tools: string[];
+}
+
+/**
+ * Analyses an entry for the index: normalised, stemmed summary and body for full text;
+ * contract words and tool names for contract lookup, only when the entry is reachable
+ * (unreachable entries never surface through contracts).
+ *
+ * @param parsed - the parsed entry.
+ * @returns the document to store.
+ */
+export function indexDocument(parsed: ParsedEntry): IndexDocument {
+  const reachable = parsed.reachable;
+  return {
+    summaryText: analyzeText(parsed.summary).join(" "),
+    bodyText: analyzeText(parsed.entry.body).join(" "),
+    words: reachable ? contractWords(parsed.entry.contract) : [],
+    tools: reachable ? contractTools(parsed.entry.contract) : [],
+  };
+}

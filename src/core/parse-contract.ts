@@ -1,0 +1,192 @@
+import type { DiagnosticDetails } from "./diagnostic.js";
+import { type ContractClause, KNOWN_MECHANISMS } from "./entry.js";
+import {
+  EXPECTED,
+  type Hint,
+  invalidField,
+  isMapping,
+  NO_HINT,
+  type Report,
+  show,
+} from "./field-diagnostic.js";
+import type { FrontmatterLocator } from "./frontmatter-locator.js";
+import { nearestKey } from "./nearest-key.js";
+
+/** The parameters each known mechanism takes (seed 004; issue 2, §2 "Known mechanisms"). */
+export const MECHANISM_PARAMS: Readonly<Record<string, readonly string[]>> = {
+  on_query: ["words"],
+  on_tool: ["name"],
+};
+
+/** What {@link readContract} reports to. */
+export interface ContractChecks {
+  /** Line and column of the `contract` key. */
+  position: DiagnosticDetails;
+  locator: FrontmatterLocator;
+  /** Reports a *wrong* problem. */
+  fail: Report;
+  /** Reports a note or a *not understood* problem. */
+  report: Report;
+  /** Called for each unknown param key of a known mechanism. */
+  onUnknownKey: () => void;
+}
+
+/**
+ * Checks the `contract` field (seed 004, "Поля заголовка"; issue 2, §2 "Known
+ * mechanisms"): a list of `{mechanism, params}` clauses. `on_query` needs `params.words`
+ * (a non-empty list of non-blank strings), `on_tool` needs `params.name` (a non-blank
+ * string) — `invalid_mechanism_params`, with a hint for `- #word` items, which YAML reads as
+ * comments. Other mechanisms are kept as written (`unknown_mechanism`); other params of a
+ * known mechanism are kept too (`unknown_key`). A clause that is not a mapping, lacks a
+ * mechanism, has params that are not a mapping or holds other keys is `invalid_field`.
+ *
+ * @param raw - the `contract` value; absent or null reads as an empty contract.
+ * @param checks - where to report; see {@link ContractChecks}.
+ * @returns the clauses and the unknown mechanisms (unique, in file order), or `undefined`
+ *   when something is wrong (already reported).
+ */
+export function readContract(
+  raw: unknown,
+  { position, locator, fail, report, onUnknownKey }: ContractChecks,
+): { clauses: ContractClause[]; unmet: string[] } | undefined {
+  if (raw === undefined || raw === null) return { clauses: [], unmet: [] };
+  if (!Array.isArray(raw)) {
+    fail("invalid_field", invalidField("contract", position, EXPECTED.contract));
+    return undefined;
+  }
+  let wrong = false;
+  const wrongly: Report = (code, details) => {
+    wrong = true;
+    fail(code, details);
+  };
+  const clauses: ContractClause[] = [];
+  const unmet: string[] = [];
+  const emptyItems = {
+    seen: 0,
+    comments: undefined as { line: number; text: string }[] | undefined,
+  };
+  raw.forEach((item: unknown, index) => {
+    const at = `contract[${index}]`;
+    if (!isMapping(item)) {
+      wrongly("invalid_field", invalidField(at, position, EXPECTED.clause));
+      return;
+    }
+    for (const key of Object.keys(item)) {
+      if (key !== "mechanism" && key !== "params") {
+        wrongly("invalid_field", invalidField(`${at}.${show(key)}`, position, EXPECTED.clauseKey));
+      }
+    }
+    const mechanism = item.mechanism;
+    if (typeof mechanism !== "string" || mechanism.trim() === "") {
+      wrongly("invalid_field", invalidField(`${at}.mechanism`, position, EXPECTED.mechanism));
+      return;
+    }
+    const rawParams = Object.hasOwn(item, "params") ? item.params : undefined;
+    let params: Record<string, unknown> = {};
+    if (rawParams !== undefined && rawParams !== null) {
+      if (!isMapping(rawParams)) {
+        wrongly("invalid_field", invalidField(`${at}.params`, position, EXPECTED.params));
+        return;
+      }
+      params = rawParams;
+    }
+    clauses.push({ mechanism, params });
+    const known = MECHANISM_PARAMS[mechanism];
+    if (!(KNOWN_MECHANISMS as readonly string[]).includes(mechanism) || known === undefined) {
+      if (!unmet.includes(mechanism)) unmet.push(mechanism);
+      report("unknown_mechanism", {
+        ...position,
+        at: `${at}.mechanism`,
+        params: { mechanism: show(mechanism) },
+      });
+      return;
+    }
+    for (const key of Object.keys(params)) {
+      if (known.includes(key)) continue;
+      onUnknownKey();
+      const nearest = nearestKey(key, known);
+      report("unknown_key", {
+        ...position,
+        at: `${at}.params.${show(key)}`,
+        params: nearest === undefined ? { key: show(key) } : { key: show(key), nearest },
+      });
+    }
+    const problem =
+      mechanism === "on_query" ? wordsProblem(params.words) : nameProblem(params.name);
+    if (problem === undefined) return;
+    let where = position;
+    if (problem.empty) {
+      emptyItems.comments ??= locator.commentItems();
+      const comment = emptyItems.comments[emptyItems.seen++];
+      if (comment !== undefined) where = { line: comment.line, column: 1 };
+    }
+    wrongly("invalid_mechanism_params", {
+      ...where,
+      at: `${at}.params.${problem.at}`,
+      params: {
+        mechanism,
+        ...(mechanism === "on_query" ? EXPECTED.words : EXPECTED.name),
+        ...problem.hint,
+      },
+    });
+  });
+  return wrong ? undefined : { clauses, unmet };
+}
+
+interface ParamProblem {
+  /** Path under `params`, e.g. `words[0]`. */
+  at: string;
+  hint: Hint;
+  /** An empty list item: most often `- #word`, which YAML reads as a comment. */
+  empty?: boolean;
+}
+
+function wordsProblem(words: unknown): ParamProblem | undefined {
+  if (!Array.isArray(words)) return { at: "words", hint: NO_HINT };
+  if (words.length === 0) {
+    return { at: "words", hint: { hint: " — the list is empty", hint_ru: " — список пуст" } };
+  }
+  for (const [index, word] of words.entries()) {
+    const n = index + 1;
+    const at = `words[${index}]`;
+    if (typeof word === "string") {
+      if (word.trim() !== "") continue;
+      return { at, hint: { hint: ` — item ${n} is blank`, hint_ru: ` — элемент ${n} пуст` } };
+    }
+    if (word === null) {
+      return {
+        at,
+        empty: true,
+        hint: {
+          hint: ` — item ${n} is empty: a list item starting with \`#\` is a YAML comment; quote it: \`- "#hooks"\``,
+          hint_ru: ` — элемент ${n} пуст: элемент списка, начинающийся с \`#\`, YAML читает как комментарий; возьмите его в кавычки: \`- "#hooks"\``,
+        },
+      };
+    }
+    return { at, hint: scalarHint(word, `item ${n}`, `элемент ${n}`) };
+  }
+  return undefined;
+}
+
+function nameProblem(name: unknown): ParamProblem | undefined {
+  if (typeof name === "string" && name.trim() !== "") return undefined;
+  if (typeof name === "string" || name === undefined || name === null) {
+    return { at: "name", hint: NO_HINT };
+  }
+  return { at: "name", hint: scalarHint(name, "the name", "имя") };
+}
+
+function scalarHint(value: unknown, en: string, ru: string): Hint {
+  if (typeof value === "number" || typeof value === "boolean") {
+    const quoted = `"${String(value)}"`;
+    return {
+      hint: ` — ${en} is read as a ${typeof value}; quote it: ${quoted}`,
+      hint_ru: ` — ${ru} прочитан как ${typeof value === "number" ? "число" : "логическое значение"}; возьмите его в кавычки: ${quoted}`,
+    };
+  }
+  const list = Array.isArray(value);
+  return {
+    hint: ` — ${en} is a ${list ? "list" : "mapping"}`,
+    hint_ru: ` — ${ru}: ${list ? "список" : "набор ключей"}`,
+  };
+}

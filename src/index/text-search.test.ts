@@ -1,0 +1,169 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ParsedEntry } from "../core/entry.js";
+import { LoreError } from "../core/lore-error.js";
+import { parseSearchQuery } from "../core/search-query.js";
+import { type EntryIndex, openIndex } from "./entry-index.js";
+
+/** A UUIDv7-shaped id from a number (ordering follows `n`). */
+const idOf = (n: number) => `0190f5a4-0000-7000-8000-${n.toString(16).padStart(12, "0")}`;
+
+function parsed(id: string, summary: string, body: string): ParsedEntry {
+  return {
+    entry: { id, contract: [], origin: "agent", links: [], unknownKeys: {}, body },
+    summary,
+    reachable: false,
+    unmetMechanisms: [],
+  };
+}
+
+let dir: string;
+let index: EntryIndex;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "lore-text-"));
+  index = openIndex(join(dir, "index.db"));
+  index.transaction(() => {
+    for (let i = 1; i <= 30; i++) {
+      const summary = i % 6 === 0 ? `alpha note ${i}` : `note ${i}`;
+      const body = `${summary}\n\nalpha ${i % 10 === 0 ? "rare" : "common"} words "quoted" (x) * NEAR AND`;
+      index.putFile({
+        repo: "r",
+        path: `${i}.md`,
+        blobSha: "0".repeat(40),
+        parsed: parsed(idOf(i), summary, body),
+        diagnostics: [],
+      });
+    }
+  });
+});
+afterAll(() => {
+  index.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const page = (query: string, budget: number, offset = 0, limit = 100) =>
+  index.text.page(parseSearchQuery(query).terms, {
+    offset,
+    limit,
+    budget,
+    totalCap: 1000,
+    exclude: new Set(),
+    check: [],
+  });
+
+describe("TextSearch", () => {
+  it("ranks every match by bm25 when the query fits the budget", () => {
+    const result = page("alpha", 100);
+    expect(result.mode).toBe("ranked");
+    expect(result.total).toBe(30);
+    expect(result.totalExact).toBe(true);
+    expect(result.rows[0]?.score).toBeGreaterThan(0);
+    // summary matches (weight 3) come first
+    const top = index.hitRecords(result.rows.slice(0, 5).map((r) => r.fileId));
+    expect([...top.values()].every((r) => r.summary.startsWith("alpha"))).toBe(true);
+  });
+
+  it("ignores words too common to rank by when a rarer word is present", () => {
+    const result = page("alpha rare", 10);
+    expect(result.mode).toBe("ranked");
+    expect(result.total).toBe(3);
+  });
+
+  it("lists a broad query unranked: summary matches first, every match once across pages", () => {
+    const first = page("alpha", 10, 0, 100);
+    expect(first.mode).toBe("broad");
+    expect(first.total).toBe(30);
+    expect(first.rows.every((r) => r.score === 0)).toBe(true);
+    const summaries = [...index.hitRecords(first.rows.slice(0, 5).map((r) => r.fileId)).values()];
+    expect(summaries.every((r) => r.summary.startsWith("alpha"))).toBe(true);
+    const seen: number[] = [];
+    for (let offset = 0; offset < 40; offset += 7) {
+      seen.push(...page("alpha", 10, offset, 7).rows.map((r) => r.fileId));
+    }
+    expect(seen).toHaveLength(30);
+    expect(new Set(seen).size).toBe(30);
+    expect(seen).toEqual(first.rows.map((r) => r.fileId));
+  });
+
+  it("reports a lower bound past the total cap", () => {
+    const result = index.text.page(parseSearchQuery("alpha").terms, {
+      offset: 0,
+      limit: 5,
+      budget: 10,
+      totalCap: 12,
+      exclude: new Set(),
+      check: [],
+    });
+    expect(result).toMatchObject({ mode: "broad", total: 12, totalExact: false });
+    expect(result.rows).toHaveLength(5);
+  });
+
+  it("expands a prefix through the vocabulary", () => {
+    expect(page("com*", 100).total).toBe(27); // "common" in 27 bodies
+    expect(page("nothingher*", 100).total).toBe(0);
+  });
+
+  it("leaves excluded ids out of rows and total, and reports which checked ids match", () => {
+    for (const budget of [100, 10]) {
+      const all = page("alpha", budget);
+      const drop = all.rows.slice(0, 4).map((r) => r.fileId);
+      const result = index.text.page(parseSearchQuery("alpha").terms, {
+        offset: 0,
+        limit: 100,
+        budget,
+        totalCap: 1000,
+        exclude: new Set(drop),
+        check: drop,
+      });
+      expect(result.total).toBe(26);
+      expect(result.rows.some((r) => drop.includes(r.fileId))).toBe(false);
+      expect([...result.alsoText].sort()).toEqual([...drop].sort());
+    }
+  });
+
+  it("never raises an SQL error, whatever the query (property, real FTS5)", () => {
+    const nasty = fc.constantFrom(
+      '"',
+      "*",
+      "(",
+      ")",
+      ":",
+      "^",
+      "+",
+      "-",
+      "{",
+      "}",
+      "NEAR",
+      "AND",
+      "OR",
+      "NOT",
+      " ",
+      "'",
+      "ё",
+      "é",
+      "\u0000",
+      "😀",
+    );
+    const query = fc.oneof(
+      fc.string({ unit: "grapheme", maxLength: 40 }),
+      fc.array(nasty, { maxLength: 12 }).map((parts) => parts.join("")),
+      fc
+        .array(fc.oneof(nasty, fc.constantFrom("alpha", "rare", "note")), { maxLength: 8 })
+        .map((p) => p.join(" ")),
+    );
+    fc.assert(
+      fc.property(query, fc.constantFrom(10, 100), (text, budget) => {
+        try {
+          page(text, budget, 0, 10);
+        } catch (error) {
+          expect(error).toBeInstanceOf(LoreError);
+          expect((error as LoreError).code).toBe("empty_query");
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

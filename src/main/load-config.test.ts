@@ -1,0 +1,117 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { LoreError } from "../core/lore-error.js";
+import { findConfigFile, loadSettings } from "./load-config.js";
+
+let root: string;
+let home: string;
+let cwd: string;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), "lore-config-"));
+  home = join(root, "home");
+  cwd = join(root, "work");
+  mkdirSync(home, { recursive: true });
+  mkdirSync(cwd, { recursive: true });
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const baseEnv = () => ({ HOME: home, LORE_USER: "tester" });
+
+describe("findConfigFile", () => {
+  it("prefers --config, then LORE_CONFIG, then ./lore.toml, then the XDG folder", () => {
+    const xdg = join(home, ".config", "lore", "lore.toml");
+    mkdirSync(join(home, ".config", "lore"), { recursive: true });
+    writeFileSync(xdg, "");
+    expect(findConfigFile({ cwd, env: baseEnv() })).toBe(xdg);
+    writeFileSync(join(cwd, "lore.toml"), "");
+    expect(findConfigFile({ cwd, env: baseEnv() })).toBe(join(cwd, "lore.toml"));
+    writeFileSync(join(root, "env.toml"), "");
+    const env = { ...baseEnv(), LORE_CONFIG: join(root, "env.toml") };
+    expect(findConfigFile({ cwd, env })).toBe(join(root, "env.toml"));
+    writeFileSync(join(root, "flag.toml"), "");
+    expect(findConfigFile({ cwd, env, configPath: "../flag.toml" })).toBe(join(root, "flag.toml"));
+  });
+
+  it("honours XDG_CONFIG_HOME", () => {
+    mkdirSync(join(root, "xdg", "lore"), { recursive: true });
+    writeFileSync(join(root, "xdg", "lore", "lore.toml"), "");
+    const env = { ...baseEnv(), XDG_CONFIG_HOME: join(root, "xdg") };
+    expect(findConfigFile({ cwd, env })).toBe(join(root, "xdg", "lore", "lore.toml"));
+  });
+
+  it("refuses a named file that does not exist", () => {
+    expect(() => findConfigFile({ cwd, env: baseEnv(), configPath: "nope.toml" })).toThrow(
+      expect.objectContaining({ code: "path_not_found" }),
+    );
+  });
+});
+
+describe("loadSettings", () => {
+  it("applies the defaults with no file", () => {
+    const settings = loadSettings({ cwd, env: baseEnv() });
+    expect(settings).toEqual({
+      configPath: null,
+      user: "tester",
+      lang: "en",
+      database: join(home, ".local", "share", "lore", "index.db"),
+      repos: [],
+      server: { host: "127.0.0.1", port: 7377 },
+    });
+  });
+
+  it("indexes the current folder by default when it holds .gitriver/knowledge/", () => {
+    mkdirSync(join(cwd, ".gitriver", "knowledge"), { recursive: true });
+    expect(loadSettings({ cwd, env: baseEnv() }).repos).toEqual([cwd]);
+  });
+
+  it("reads the file, resolves paths against its folder, and lets LORE_DB win", () => {
+    writeFileSync(
+      join(cwd, "lore.toml"),
+      [
+        'user = "anna"',
+        'lang = "ru"',
+        "[index]",
+        "database = 'db/i.db'",
+        "repos = ['.', '~/r']",
+      ].join("\n"),
+    );
+    const settings = loadSettings({ cwd, env: { ...baseEnv(), LANG: "en_US.UTF-8" } });
+    expect(settings.user).toBe("anna");
+    expect(settings.lang).toBe("ru");
+    expect(settings.database).toBe(join(cwd, "db", "i.db"));
+    expect(settings.repos).toEqual([cwd, join(home, "r")]);
+    const withDb = loadSettings({ cwd, env: { ...baseEnv(), LORE_DB: "/tmp/x.db" } });
+    expect(withDb.database).toBe("/tmp/x.db");
+  });
+
+  it("uses XDG_DATA_HOME and LORE_LANG", () => {
+    const env = { ...baseEnv(), XDG_DATA_HOME: join(root, "data"), LORE_LANG: "ru" };
+    const settings = loadSettings({ cwd, env });
+    expect(settings.database).toBe(join(root, "data", "lore", "index.db"));
+    expect(settings.lang).toBe("ru");
+  });
+
+  it("refuses an invalid file with config_invalid naming line and key, in both languages", () => {
+    writeFileSync(join(cwd, "lore.toml"), "[server]\nhots = 'x'\n");
+    let caught: unknown;
+    try {
+      loadSettings({ cwd, env: baseEnv() });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(LoreError);
+    const error = caught as LoreError;
+    expect(error.code).toBe("config_invalid");
+    const file = join(cwd, "lore.toml");
+    expect(error.text.en).toBe(
+      `configuration error: ${file}:2: key “server.hots” is not known, the nearest known is “host” (key server.hots)`,
+    );
+    expect(error.text.ru).toBe(
+      `ошибка настройки: ${file}:2: ключ «server.hots» не известен, ближайший известный — «host» (ключ server.hots)`,
+    );
+    expect(error.data).toMatchObject({ file, problems: [{ key: "server.hots", line: 2 }] });
+  });
+});

@@ -1,0 +1,162 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { homedir, userInfo } from "node:os";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import {
+  CONFIG_DEFAULTS,
+  type ConfigFile,
+  formatConfigProblem,
+  parseConfig,
+} from "../core/config.js";
+import { type Lang, pickLang } from "../core/localized-text.js";
+import { LoreError } from "../core/lore-error.js";
+
+/** The environment variables Lore reads (all optional). */
+export type LoreEnv = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Lore's settings after discovery, parsing and defaults: what the composition root needs.
+ * Paths are absolute.
+ */
+export interface LoreSettings {
+  /** The configuration file used, or null when none was found. */
+  configPath: string | null;
+  /** Counter owner. Config `user`, else env `LORE_USER`, else the OS user name. */
+  user: string;
+  /** Message language. Config `lang`, else `pickLang(env)` (`LORE_LANG`, locale). */
+  lang: Lang;
+  /** SQLite index file. Env `LORE_DB`, else `[index] database`, else `$XDG_DATA_HOME/lore/index.db`. */
+  database: string;
+  /** Repositories or folders indexed at `lore mcp` / `lore serve` start. */
+  repos: string[];
+  /** `lore serve` address. Defaults `127.0.0.1`, `7377`. */
+  server: { host: string; port: number };
+  /** The `[knowledge]` table as written (issue 3; not interpreted yet). */
+  knowledge?: Record<string, unknown>;
+}
+
+/** Options of {@link loadSettings}. */
+export interface LoadSettingsOptions {
+  /** `--config PATH` from the command line, when given. */
+  configPath?: string;
+  /** The working folder. Default: `process.cwd()`. */
+  cwd?: string;
+  /** The environment. Default: `process.env`. */
+  env?: LoreEnv;
+}
+
+/**
+ * The language to speak before the configuration is read (for its own errors):
+ * `pickLang(process.env)`.
+ */
+export function detectLang(env: LoreEnv = process.env): Lang {
+  return pickLang(env);
+}
+
+/**
+ * Finds the configuration file: `--config PATH`, then env `LORE_CONFIG`, then `./lore.toml`,
+ * then `$XDG_CONFIG_HOME/lore/lore.toml` (default `~/.config`).
+ *
+ * @returns the absolute path, or null when no file exists at the optional places.
+ * @throws LoreError `path_not_found` when `--config` or `LORE_CONFIG` names a missing file.
+ */
+export function findConfigFile(options: LoadSettingsOptions = {}): string | null {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const named = options.configPath ?? (env.LORE_CONFIG || undefined);
+  if (named !== undefined) {
+    const path = resolve(cwd, expandHome(named, env));
+    if (!isFile(path)) throw new LoreError("path_not_found", { path });
+    return path;
+  }
+  const candidates = [join(cwd, "lore.toml"), join(configHome(env), "lore", "lore.toml")];
+  return candidates.find(isFile) ?? null;
+}
+
+/**
+ * Discovers, reads and validates the configuration and applies every default.
+ *
+ * @throws LoreError `config_invalid` (data: `{ file, problems }`) when the file is not valid,
+ *   the message naming each problem's line and key; `path_not_found` (see {@link findConfigFile}).
+ */
+export function loadSettings(options: LoadSettingsOptions = {}): LoreSettings {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const configPath = findConfigFile(options);
+  let file: ConfigFile = {};
+  if (configPath !== null) {
+    const parsed = parseConfig(readFileSync(configPath, "utf8"));
+    if (!parsed.value) {
+      const reason = (lang: Lang) =>
+        parsed.problems.map((p) => formatConfigProblem(p, lang, configPath)).join("; ");
+      throw new LoreError(
+        "config_invalid",
+        { reason: reason("en"), reason_ru: reason("ru") },
+        { data: { file: configPath, problems: parsed.problems } },
+      );
+    }
+    file = parsed.value;
+  }
+  const base = configPath === null ? cwd : dirname(configPath);
+  const toPath = (value: string) => resolve(base, expandHome(value, env));
+  const database = env.LORE_DB
+    ? resolve(cwd, expandHome(env.LORE_DB, env))
+    : file.index?.database !== undefined
+      ? toPath(file.index.database)
+      : join(dataHome(env), "lore", "index.db");
+  const repos =
+    file.index?.repos !== undefined
+      ? file.index.repos.map(toPath)
+      : existsSync(join(cwd, ".gitriver", "knowledge"))
+        ? [resolve(cwd)]
+        : [];
+  const settings: LoreSettings = {
+    configPath,
+    user: file.user ?? (env.LORE_USER || osUserName(env)),
+    lang: file.lang ?? pickLang(env),
+    database,
+    repos,
+    server: {
+      host: file.server?.host ?? CONFIG_DEFAULTS.host,
+      port: file.server?.port ?? CONFIG_DEFAULTS.port,
+    },
+  };
+  if (file.knowledge !== undefined) settings.knowledge = file.knowledge;
+  return settings;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function home(env: LoreEnv): string {
+  return env.HOME || homedir();
+}
+
+function expandHome(path: string, env: LoreEnv): string {
+  if (path === "~") return home(env);
+  if (path.startsWith("~/") || path.startsWith("~\\")) return join(home(env), path.slice(2));
+  return path;
+}
+
+function configHome(env: LoreEnv): string {
+  const xdg = env.XDG_CONFIG_HOME;
+  return xdg && isAbsolute(xdg) ? xdg : join(home(env), ".config");
+}
+
+function dataHome(env: LoreEnv): string {
+  const xdg = env.XDG_DATA_HOME;
+  return xdg && isAbsolute(xdg) ? xdg : join(home(env), ".local", "share");
+}
+
+function osUserName(env: LoreEnv): string {
+  try {
+    return userInfo().username;
+  } catch {
+    // No passwd entry (some containers): fall back to the shell's idea of the user.
+    return env.USER || env.USERNAME || "unknown";
+  }
+}

@@ -1,0 +1,61 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Lang } from "../core/localized-text.js";
+import { type ErrorCode, isLoreError, LoreError } from "../core/lore-error.js";
+import type { ToolNames } from "./tool-names.js";
+
+/**
+ * What an agent should do next after each refusal, by code. Written for a model: one
+ * sentence, naming the tool or argument to use.
+ */
+function nextStep(code: ErrorCode, names: ToolNames): string {
+  switch (code) {
+    case "entry_not_found":
+      return `The id is unknown (the entry may have been deleted); call ${names.recall} to find current ids.`;
+    case "invalid_cursor":
+      return "Repeat the same call without `cursor` to start from the first page.";
+    case "empty_query":
+      return "Pass `query` with at least one word, or `tool` with the name of the tool you are about to call.";
+    case "invalid_limit":
+      return "Pass `limit` as a whole number in the range the message gives, or leave it out.";
+    case "invalid_input":
+    case "invalid_entry":
+      return "Fix the arguments as the message says and call again.";
+    case "git_failed":
+    case "index_failed":
+    case "internal":
+    case "config_invalid":
+    case "not_a_repository":
+    case "path_not_found":
+      return "This is a fault on the Lore server, not in your arguments; tell the user and go on without this knowledge.";
+    default:
+      return "Tell the user what the message says.";
+  }
+}
+
+/**
+ * Maps anything a tool handler throws to an MCP tool error result (`isError: true`), once
+ * for every tool (STYLE.md habit 4). The text is JSON an agent can act on:
+ * `{"error": {"code", "message", "next", "data"?}}` with the stable machine code, the
+ * message in the server's language and the next step naming the exposed tool names.
+ * No `structuredContent`: clients validate it against the tool's output schema.
+ *
+ * @param error - what the handler threw; non-LoreErrors become `internal`.
+ * @param names - the exposed tool names.
+ * @param lang - the message language.
+ */
+export function toolError(error: unknown, names: ToolNames, lang: Lang): CallToolResult {
+  const lore = isLoreError(error)
+    ? error
+    : new LoreError(
+        "internal",
+        { reason: error instanceof Error ? error.message : String(error) },
+        { cause: error },
+      );
+  const body: Record<string, unknown> = {
+    code: lore.code,
+    message: lore.text[lang],
+    next: nextStep(lore.code, names),
+  };
+  if (Object.keys(lore.data).length > 0) body.data = lore.data;
+  return { isError: true, content: [{ type: "text", text: JSON.stringify({ error: body }) }] };
+}

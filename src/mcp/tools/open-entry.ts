@@ -1,0 +1,83 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import type { Lang } from "../../core/localized-text.js";
+import type { EntryView } from "../../services/get-entry.js";
+import type { KnowledgePort } from "../knowledge-port.js";
+import { toolError } from "../tool-error.js";
+import type { ToolNames } from "../tool-names.js";
+import { jsonResult } from "../tool-result.js";
+import { coded } from "./coded-error.js";
+import { openOutput } from "./output-schemas.js";
+
+/**
+ * What an agent needs of an entry: its fields and body; not the file text (it repeats the
+ * body), nor the parse report (for people, `lore check`). Unknown keys only when present.
+ */
+function trimEntry(entry: EntryView): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    id: entry.id,
+    repo: entry.repo,
+    path: entry.path,
+    origin: entry.origin,
+    summary: entry.summary,
+    contract: entry.contract,
+    links: entry.links,
+    reachable: entry.reachable,
+    unmet_mechanisms: entry.unmet_mechanisms,
+  };
+  if (Object.keys(entry.unknown_keys).length > 0) out.unknown_keys = entry.unknown_keys;
+  out.body = entry.body;
+  return out;
+}
+
+/**
+ * Registers the open tool (`knowledge_open` / `knowledge.open`): one entry whole, body
+ * included, by id; counts a read (issue 2 §4, `get(id)`).
+ *
+ * @param server - the MCP server.
+ * @param port - Lore's knowledge port.
+ * @param names - the exposed tool names.
+ * @param lang - the language of error messages.
+ */
+export function registerOpenTool(
+  server: McpServer,
+  port: KnowledgePort,
+  names: ToolNames,
+  lang: Lang,
+): void {
+  server.registerTool(
+    names.open,
+    {
+      title: "Open a knowledge entry",
+      description:
+        `Read one knowledge entry whole — its fields and markdown body — by an id from ${names.recall}. ` +
+        "Call it when a summary looks relevant to what you are doing, before you act on it: the " +
+        "body holds the reasons, what to try and when it does not work. Opening counts as a " +
+        "read, which tells the team the entry is useful.",
+      inputSchema: {
+        id: z
+          .string(coded("invalid_input", "`id` must be an entry id string"))
+          .min(1, coded("invalid_input", "`id` must not be empty"))
+          .max(100, coded("invalid_input", "`id` is too long for an entry id"))
+          .describe(`The entry id (a UUIDv7) as ${names.recall} listed it.`),
+      },
+      outputSchema: openOutput,
+      annotations: {
+        title: "Open a knowledge entry",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+    },
+    async ({ id }) => {
+      try {
+        await port.ready;
+        const entry = await port.open(id.trim());
+        return jsonResult(trimEntry(entry));
+      } catch (error) {
+        return toolError(error, names, lang);
+      }
+    },
+  );
+}

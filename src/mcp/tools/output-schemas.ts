@@ -1,0 +1,73 @@
+import { z } from "zod";
+
+/**
+ * Output schemas of the tools (MCP `outputSchema`): what `structuredContent` holds, so a
+ * client can rely on the shape and a change to it is a reviewed diff of the snapshots.
+ */
+
+const why = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("on_query"), word: z.string() }),
+  z.object({ kind: z.literal("on_tool"), name: z.string() }),
+  z.object({ kind: z.literal("text") }),
+]);
+
+/** `knowledge_recall`: a page of hits (services/hit-page.ts `HitPage`). */
+export const recallOutput = {
+  hits: z
+    .array(
+      z.object({
+        id: z.string().describe("Entry id; pass it to the open tool."),
+        repo: z.string(),
+        path: z.string(),
+        summary: z.string().describe("The entry's first thought, at most 512 bytes."),
+        origin: z.enum(["human", "agent"]),
+        why: z.array(why).describe("Why it matched: an on_query word, the on_tool name, or text."),
+        score: z.number(),
+      }),
+    )
+    .describe("Contract hits first, then full-text hits; never bodies."),
+  total: z.number().int().describe("How many entries match in all."),
+  total_exact: z.boolean().describe("False when `total` is a lower bound (a very broad query)."),
+  next_cursor: z
+    .string()
+    .nullable()
+    .describe("Pass as `cursor` for the next page; null on the last."),
+};
+
+/** `knowledge_open`: the entry's fields and body. */
+export const openOutput = {
+  id: z.string(),
+  repo: z.string(),
+  path: z.string(),
+  origin: z.enum(["human", "agent"]),
+  summary: z.string(),
+  contract: z.array(z.object({ mechanism: z.string(), params: z.record(z.string(), z.unknown()) })),
+  links: z.array(z.string()).describe("Ids of related entries; open them when they matter."),
+  reachable: z.boolean(),
+  unmet_mechanisms: z.array(z.string()),
+  unknown_keys: z.record(z.string(), z.unknown()).optional(),
+  body: z.string().describe("The markdown body: reasons, what to try, when it does not work."),
+};
+
+/** `knowledge_check`: the strict lint report. */
+export const checkOutput = {
+  ok: z.boolean().describe("True when the strict parse accepts the text."),
+  diagnostics: z.array(
+    z.object({
+      code: z.string().describe("Stable machine code, e.g. `unknown_key`."),
+      severity: z.enum(["error", "warning", "info"]),
+      line: z.number().int().optional(),
+      column: z.number().int().optional(),
+      at: z.string().optional().describe("Where in the frontmatter, e.g. `contract[0].params`."),
+      message: z.string(),
+    }),
+  ),
+  entry: z
+    .object({
+      id: z.string(),
+      summary: z.string(),
+      reachable: z.boolean(),
+      unmet_mechanisms: z.array(z.string()),
+    })
+    .optional(),
+};

@@ -1,0 +1,100 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import type { Lang } from "../../core/localized-text.js";
+import { DEFAULT_LIMIT, MAX_LIMIT } from "../../services/hit-page.js";
+import type { KnowledgePort, RecallArgs } from "../knowledge-port.js";
+import { toolError } from "../tool-error.js";
+import type { ToolNames } from "../tool-names.js";
+import { jsonResult } from "../tool-result.js";
+import { coded } from "./coded-error.js";
+import { recallOutput } from "./output-schemas.js";
+
+const limitError = coded(
+  "invalid_limit",
+  `\`limit\` must be a whole number from 1 to ${MAX_LIMIT}; leave it out for ${DEFAULT_LIMIT}`,
+);
+
+/**
+ * Registers the recall tool (`knowledge_recall` / `knowledge.recall`): the main job of
+ * issue 2 §4 — contract hits, then ranked full-text hits, summaries only, counted as shown.
+ *
+ * @param server - the MCP server.
+ * @param port - Lore's knowledge port.
+ * @param names - the exposed tool names.
+ * @param lang - the language of error messages.
+ */
+export function registerRecallTool(
+  server: McpServer,
+  port: KnowledgePort,
+  names: ToolNames,
+  lang: Lang,
+): void {
+  server.registerTool(
+    names.recall,
+    {
+      title: "Recall team knowledge",
+      description:
+        "Find what the team already knows before you act. Call it at the start of a task with " +
+        "the user's request as `query`, and before you call a tool with that tool's name as " +
+        "`tool`: entries whose contract names a word of the query or the tool come first, then " +
+        "full-text matches. Returns summaries only — id, path, summary, why it matched, score — " +
+        `at most \`limit\`, with \`total\` and \`next_cursor\`. Call ${names.open} with an id to ` +
+        "read an entry whole. Give `query`, `tool`, or both.",
+      inputSchema: {
+        query: z
+          .string(coded("invalid_input", "`query` must be a string"))
+          .max(2000, coded("invalid_input", "`query` must be at most 2000 characters"))
+          .optional()
+          .describe(
+            "The task or question in the user's words, any language (English, Russian). Word " +
+              "forms match: 'как откатить релиз' finds entries about 'откат'.",
+          ),
+        tool: z
+          .string(coded("invalid_input", "`tool` must be a string"))
+          .max(200, coded("invalid_input", "`tool` must be at most 200 characters"))
+          .optional()
+          .describe(
+            "The exact name of the tool you are about to call (e.g. `run_migration`); entries " +
+              "tied to that tool surface first.",
+          ),
+        limit: z
+          .number(limitError)
+          .int(limitError)
+          .min(1, limitError)
+          .max(MAX_LIMIT, limitError)
+          .optional()
+          .describe(`Most hits to return, 1 to ${MAX_LIMIT}. Default ${DEFAULT_LIMIT}.`),
+        cursor: z
+          .string(coded("invalid_cursor", "`cursor` must be the `next_cursor` string of an answer"))
+          .max(
+            1000,
+            coded("invalid_cursor", "`cursor` must be the `next_cursor` string of an answer"),
+          )
+          .optional()
+          .describe("`next_cursor` of a previous answer, to get the next page of the same query."),
+      },
+      outputSchema: recallOutput,
+      annotations: {
+        title: "Recall team knowledge",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+    },
+    async (args) => {
+      try {
+        await port.ready;
+        const input: RecallArgs = {};
+        if (args.query !== undefined) input.query = args.query;
+        if (args.tool !== undefined) input.tool = args.tool;
+        if (args.limit !== undefined) input.limit = args.limit;
+        if (args.cursor !== undefined) input.cursor = args.cursor;
+        const answer = await port.recall(input);
+        return jsonResult({ ...answer });
+      } catch (error) {
+        return toolError(error, names, lang);
+      }
+    },
+  );
+}

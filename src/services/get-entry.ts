@@ -1,0 +1,76 @@
+/**
+ * Opening one entry by id (issue 2, section 4: "`get(id)` returns the whole entry with
+ * body"; MCP `knowledge_open`, CLI `lore get`).
+ */
+import type { Diagnostic } from "../core/diagnostic.js";
+import type { ContractClause, Entry, Origin } from "../core/entry.js";
+import { formatEntry } from "../core/format-entry.js";
+import { LoreError } from "../core/lore-error.js";
+import type { EntryIndex } from "../index/entry-index.js";
+
+/** The whole entry as `get` answers it. */
+export interface EntryView {
+  id: string;
+  repo: string;
+  path: string;
+  origin: Origin;
+  links: string[];
+  /** The display fragment. */
+  summary: string;
+  /** The `summary` key as written, when the file has one. */
+  summary_override?: string;
+  body: string;
+  /** The contract as written (unknown mechanisms included). */
+  contract: ContractClause[];
+  /** Whether the contract can fire (seed 004, "достижимость"). */
+  reachable: boolean;
+  /** Mechanisms the entry declares that this version does not know. */
+  unmet_mechanisms: string[];
+  /** Keys of the file this version does not know, as written. */
+  unknown_keys: Record<string, unknown>;
+  /** The file's parse report. */
+  diagnostics: Diagnostic[];
+  /** The entry as a file: canonical frontmatter (`formatEntry`) and the body. */
+  text: string;
+}
+
+/**
+ * Returns the whole entry (unreachable ones too) and counts a read by `user`.
+ *
+ * @param index - the index.
+ * @param id - the entry id as listed by recall.
+ * @param user - who opens it.
+ * @param now - when, ms since the epoch. Default: now.
+ * @throws LoreError `entry_not_found` when no stored file holds the id.
+ */
+export function getEntry(index: EntryIndex, id: string, user: string, now?: number): EntryView {
+  const entry = index.getEntry(id);
+  if (entry === undefined) throw new LoreError("entry_not_found", { id });
+  index.countRead(user, entry.id, now ?? Date.now());
+  const model: Entry = {
+    id: entry.id,
+    contract: entry.contract,
+    origin: entry.origin,
+    links: entry.links,
+    unknownKeys: entry.unknownKeys,
+    body: entry.body,
+  };
+  if (entry.summaryOverride !== undefined) model.summary = entry.summaryOverride;
+  const view: EntryView = {
+    id: entry.id,
+    repo: entry.repo,
+    path: entry.path,
+    origin: entry.origin,
+    links: entry.links,
+    summary: entry.summary,
+    body: entry.body,
+    contract: entry.contract,
+    reachable: entry.reachable,
+    unmet_mechanisms: entry.unmetMechanisms,
+    unknown_keys: entry.unknownKeys,
+    diagnostics: entry.diagnostics,
+    text: formatEntry(model),
+  };
+  if (entry.summaryOverride !== undefined) view.summary_override = entry.summaryOverride;
+  return view;
+}

@@ -1,0 +1,148 @@
+/**
+ * What recall and search answer: a page of hits, an opaque cursor, a byte budget
+ * (issue 2, section 5: "recall returns at most `limit` hits (default 10) with summaries,
+ * never bodies, a `total` and a `next_cursor`, under a fixed byte budget").
+ */
+import type { MatchReason } from "../core/contract-match.js";
+import type { Origin } from "../core/entry.js";
+import { LoreError } from "../core/lore-error.js";
+
+/** One listed entry: never the body. */
+export interface RecallHit {
+  id: string;
+  /** The repository name the entry is stored under. */
+  repo: string;
+  /** The file's path in the repository. */
+  path: string;
+  /** The display fragment (≤ 512 bytes). */
+  summary: string;
+  origin: Origin;
+  /** Every reason it matched: `on_query` words, `on_tool` names, `text`. */
+  why: MatchReason[];
+  /**
+   * Orders hits within their group (higher first): for contract hits the number of
+   * triggers that fired; for text hits `-bm25`; 0 for text hits of a query too broad to
+   * rank (see `index/text-search.ts`).
+   */
+  score: number;
+}
+
+/** A page of hits. */
+export interface HitPage {
+  hits: RecallHit[];
+  /** Distinct matching entries (a lower bound when `total_exact` is false). */
+  total: number;
+  /** False when `total` is a lower bound (a very broad query, see `index/text-search.ts`). */
+  total_exact: boolean;
+  /** Pass it back as `cursor` for the next page; `null` on the last page. */
+  next_cursor: string | null;
+}
+
+/** Default number of hits per page. */
+export const DEFAULT_LIMIT = 10;
+/** Largest number of hits per page. */
+export const MAX_LIMIT = 50;
+/** Largest serialised page (JSON, UTF-8), bytes; hits past it move to the next page. */
+export const ANSWER_BYTE_BUDGET = 32 * 1024;
+
+/**
+ * Checks a page size.
+ *
+ * @param limit - the caller's value; absent = {@link DEFAULT_LIMIT}.
+ * @returns the limit.
+ * @throws LoreError `invalid_limit` unless a whole number from 1 to {@link MAX_LIMIT}.
+ */
+export function checkLimit(limit: number | undefined): number {
+  if (limit === undefined) return DEFAULT_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+    throw new LoreError("invalid_limit", { max: MAX_LIMIT });
+  }
+  return limit;
+}
+
+/**
+ * A short fingerprint of what a cursor belongs to (kind of call, the query's FTS terms, the
+ * tool): two 32-bit FNV-1a hashes, hex.
+ *
+ * @param parts - the canonical parts of the request.
+ */
+export function requestKey(parts: readonly string[]): string {
+  const text = parts.join("\u0000");
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ c ^ (i & 0xff), 0x01000193) >>> 0;
+  }
+  return a.toString(16).padStart(8, "0") + b.toString(16).padStart(8, "0");
+}
+
+/**
+ * Makes the opaque cursor of a page start: base64url of `{o: offset, k: key}`.
+ *
+ * @param offset - hits before the next page.
+ * @param key - {@link requestKey} of the request.
+ */
+export function encodeCursor(offset: number, key: string): string {
+  return Buffer.from(JSON.stringify({ o: offset, k: key })).toString("base64url");
+}
+
+/**
+ * Reads a cursor back.
+ *
+ * @param cursor - the caller's cursor; absent = the first page.
+ * @param key - {@link requestKey} of this request.
+ * @returns the offset.
+ * @throws LoreError `invalid_cursor` when it is malformed or was made for another request.
+ */
+export function decodeCursor(cursor: string | undefined, key: string): number {
+  if (cursor === undefined) return 0;
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch (error) {
+    throw new LoreError("invalid_cursor", {}, { cause: error });
+  }
+  const { o, k } = (value ?? {}) as { o?: unknown; k?: unknown };
+  if (k !== key || typeof o !== "number" || !Number.isSafeInteger(o) || o < 0) {
+    throw new LoreError("invalid_cursor");
+  }
+  return o;
+}
+
+/**
+ * Drops hits from the end until the serialised page fits {@link ANSWER_BYTE_BUDGET}
+ * (never below one hit) and sets `next_cursor` to where the page really ends.
+ *
+ * @param hits - the page's hits, in order.
+ * @param page - `offset` (hits before this page), `total` and `totalExact`, `more` (whether
+ *   matches follow the last of `hits`), `key` ({@link requestKey} of the request).
+ */
+export function fitPage(
+  hits: RecallHit[],
+  page: { offset: number; total: number; totalExact: boolean; more: boolean; key: string },
+): HitPage {
+  // Budget with the longest cursor this page could carry; each hit adds its JSON and a comma.
+  const empty: HitPage = {
+    hits: [],
+    total: page.total,
+    total_exact: page.totalExact,
+    next_cursor: encodeCursor(Number.MAX_SAFE_INTEGER, page.key),
+  };
+  let bytes = Buffer.byteLength(JSON.stringify(empty));
+  let kept = 0;
+  for (const hit of hits) {
+    bytes += Buffer.byteLength(JSON.stringify(hit)) + (kept > 0 ? 1 : 0);
+    if (kept > 0 && bytes > ANSWER_BYTE_BUDGET) break;
+    kept += 1;
+  }
+  const list = kept === hits.length ? hits : hits.slice(0, kept);
+  const more = kept < hits.length || page.more;
+  return {
+    hits: list,
+    total: page.total,
+    total_exact: page.totalExact,
+    next_cursor: more ? encodeCursor(page.offset + kept, page.key) : null,
+  };
+}

@@ -1,0 +1,196 @@
+/**
+ * `lore import <folder>`: turns a folder of real agent-knowledge files into Lore entry
+ * files (issue 2, section 7 "Real input"; the rule is in `core/import-rule.ts`).
+ */
+import { lstat, mkdir, readdir, readFile, realpath, writeFile } from "node:fs/promises";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import {
+  IMPORT_MAX_PARTS,
+  IMPORT_PART_BYTES,
+  importRule,
+  isKnowledgeFileName,
+} from "../core/import-rule.js";
+import { type ImportSkipCode, makeImportSkip } from "../core/import-rule-skip.js";
+import type { Lang } from "../core/localized-text.js";
+import { LoreError } from "../core/lore-error.js";
+
+/** Options of {@link importFolder}. */
+export interface ImportFolderOptions {
+  /** The folder to read (walked recursively; `.git` folders and `to` are left out). */
+  from: string;
+  /** The folder the entry files are written to (made when missing), e.g.
+   * `<repo>/.gitriver/knowledge/imported`. */
+  to: string;
+  /** Mints a fresh UUIDv7 per entry (`mintEntryId`). */
+  mintId: () => string;
+  /** Language of the skip messages. Default: `en`. */
+  lang?: Lang;
+  /** Called after each file with the number of files done and the total. Default: none. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** A source file that became one or more entries. */
+export interface ImportedFile {
+  /** Path relative to `from`, `/`-separated. */
+  path: string;
+  /** The ids of its entries, in part order (one unless the file was split). */
+  ids: string[];
+}
+
+/** A source file that was not imported. */
+export interface SkippedFile {
+  /** Path relative to `from`, `/`-separated. */
+  path: string;
+  /** Stable reason code (see `IMPORT_SKIP_MESSAGES`). */
+  code: ImportSkipCode;
+  /** The reason in the report's language. */
+  message: string;
+}
+
+/** What {@link importFolder} did; `imported.length + skipped.length` = files seen. */
+export interface ImportReport {
+  /** Files imported, in path order. */
+  imported: ImportedFile[];
+  /** Files not imported, in path order, each with its reason. */
+  skipped: SkippedFile[];
+  /** Absolute paths of the entry files written (`<to>/<id>.md`), in order. */
+  written: string[];
+}
+
+/** Files larger than this are skipped `too_large` without reading them, bytes. */
+const MAX_READ_BYTES = IMPORT_PART_BYTES * IMPORT_MAX_PARTS;
+
+/** Files this small may be a symlink written out as its target path (a git symlink blob). */
+const MAX_STUB_BYTES = 512;
+
+/**
+ * Imports every knowledge-like file under `from` (see `isKnowledgeFileName`) into entry
+ * files `<to>/<id>.md`, in sorted path order (UTF-16 code unit order of the `/`-separated
+ * relative path), so the same folder and the same id sequence give the same files.
+ * Symbolic links are never followed (skipped `symlink`); a small one-line file whose text
+ * names another regular file inside `from` (a symlink stored as text, as git checkouts
+ * without symlink support write it) is skipped `link_stub`; other files are skipped
+ * `not_knowledge`, `too_large` (over 3 MB, unread), `unreadable`, or by the import rule.
+ *
+ * @param options - see {@link ImportFolderOptions}.
+ * @returns the report: imported files with their ids, skipped files with reasons, files written.
+ * @throws LoreError `path_not_found` when `from` is missing or not a folder; `file_exists`
+ *   when an entry file already exists in `to` (ids are fresh, so this means a broken minter).
+ */
+export async function importFolder(options: ImportFolderOptions): Promise<ImportReport> {
+  const lang = options.lang ?? "en";
+  const from = await realFolder(options.from);
+  await mkdir(options.to, { recursive: true });
+  const to = await realpath(resolve(options.to));
+  const files = await walk(from, from, to);
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const report: ImportReport = { imported: [], skipped: [], written: [] };
+  const skip = (path: string, code: ImportSkipCode, params: Record<string, string | number>) => {
+    report.skipped.push({ path, code, message: makeImportSkip(code, params).message[lang] });
+  };
+  let done = 0;
+  for (const file of files) {
+    done++;
+    await importOne(file, from, to, options.mintId, report, skip);
+    options.onProgress?.(done, files.length);
+  }
+  return report;
+}
+
+interface FoundFile {
+  /** `/`-separated, relative to `from`. */
+  path: string;
+  absolute: string;
+  symlink: boolean;
+}
+
+type Skip = (path: string, code: ImportSkipCode, params: Record<string, string | number>) => void;
+
+async function importOne(
+  file: FoundFile,
+  from: string,
+  to: string,
+  mintId: () => string,
+  report: ImportReport,
+  skip: Skip,
+): Promise<void> {
+  if (file.symlink) return skip(file.path, "symlink", {});
+  const name = file.path.slice(file.path.lastIndexOf("/") + 1);
+  if (!isKnowledgeFileName(name)) return skip(file.path, "not_knowledge", {});
+  let bytes: Uint8Array;
+  try {
+    const stat = await lstat(file.absolute);
+    if (stat.size > MAX_READ_BYTES) {
+      return skip(file.path, "too_large", { size: stat.size, limit: MAX_READ_BYTES });
+    }
+    bytes = await readFile(file.absolute);
+  } catch (error) {
+    return skip(file.path, "unreadable", { reason: (error as Error).message });
+  }
+  const target = await linkStubTarget(bytes, file.absolute, from);
+  if (target !== undefined) return skip(file.path, "link_stub", { target });
+  const outcome = importRule({ path: file.path, bytes }, mintId);
+  if (outcome.skip) return skip(file.path, outcome.skip.code, outcome.skip.params);
+  const ids: string[] = [];
+  for (const imported of outcome.entries) {
+    const out = join(to, `${imported.entry.id}.md`);
+    try {
+      await writeFile(out, imported.text, { flag: "wx" });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") {
+        throw new LoreError("file_exists", { path: out }, { cause: error });
+      }
+      throw error;
+    }
+    report.written.push(out);
+    ids.push(imported.entry.id);
+  }
+  report.imported.push({ path: file.path, ids });
+}
+
+async function realFolder(path: string): Promise<string> {
+  try {
+    const real = await realpath(path);
+    if ((await lstat(real)).isDirectory()) return real;
+  } catch (error) {
+    throw new LoreError("path_not_found", { path }, { cause: error });
+  }
+  throw new LoreError("path_not_found", { path });
+}
+
+/** Lists files and symlinks under `dir`, leaving out `.git` folders and the `to` folder. */
+async function walk(dir: string, root: string, to: string): Promise<FoundFile[]> {
+  const found: FoundFile[] = [];
+  const entries = await readdir(dir, { withFileTypes: true });
+  for (const entry of entries) {
+    const absolute = join(dir, entry.name);
+    const path = relative(root, absolute).split(sep).join("/");
+    if (entry.isSymbolicLink()) found.push({ path, absolute, symlink: true });
+    else if (entry.isDirectory()) {
+      if (entry.name === ".git" || absolute === to) continue;
+      found.push(...(await walk(absolute, root, to)));
+    } else if (entry.isFile()) found.push({ path, absolute, symlink: false });
+  }
+  return found;
+}
+
+/**
+ * The target named by a symlink stored as a text file: one line, no spaces, naming a
+ * regular file inside `root` relative to the file's folder. Undefined otherwise.
+ */
+async function linkStubTarget(
+  bytes: Uint8Array,
+  absolute: string,
+  root: string,
+): Promise<string | undefined> {
+  if (bytes.length === 0 || bytes.length > MAX_STUB_BYTES) return undefined;
+  const text = Buffer.from(bytes).toString("utf8").trim();
+  if (!/^[^\s]+$/u.test(text) || !/\.[A-Za-z0-9]+$/u.test(text)) return undefined;
+  const target = resolve(dirname(absolute), text);
+  if (!target.startsWith(root + sep)) return undefined;
+  try {
+    return (await lstat(target)).isFile() ? relative(root, target).split(sep).join("/") : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,107 @@
+import { createHash } from "node:crypto";
+import { lstat, readdir, readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { LoreError } from "../core/lore-error.js";
+import type { KnowledgeBlob } from "../ports/git-repo.js";
+import { comparePaths } from "./duplicate-ids.js";
+import {
+  type IndexKnowledgeOptions,
+  type IndexReport,
+  indexKnowledge,
+  KNOWLEDGE_PREFIX,
+} from "./index-knowledge.js";
+
+/**
+ * Options of {@link indexFolder}: those of {@link indexKnowledge} (`index`, `repoName`,
+ * `lang`, `onProgress`, `maxDiagnostics`, `batchBytes`) plus the folder.
+ */
+export interface IndexFolderOptions extends Omit<IndexKnowledgeOptions, "source" | "commit"> {
+  /** The folder holding `.gitriver/knowledge/` (not a git repository). */
+  dir: string;
+}
+
+/** Files hashed at once while listing. */
+const HASH_CONCURRENCY = 32;
+
+/**
+ * Git's blob object name of some bytes: sha1 of `blob <size>\0<bytes>`, so a folder and a
+ * commit of the same files give the same shas.
+ *
+ * @param bytes - the file's content.
+ * @returns 40 lower-case hex digits.
+ */
+export function gitBlobSha(bytes: Uint8Array): string {
+  return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+}
+
+/**
+ * Indexes the entry files of a plain folder (issue 2, section 3: "Index a folder or a git
+ * repository"): the `.md` files under `<dir>/.gitriver/knowledge/`, found by a walk that
+ * follows no symbolic link (links are left out, so nothing outside the folder is read).
+ * Each file's git blob sha stands in for the blob sha, so the incremental rules of
+ * {@link indexKnowledge} hold: every file is read to hash it, only changed ones are parsed.
+ * Paths are stored relative to `dir`, `/`-separated. The report's `commit` is `null`.
+ *
+ * @throws LoreError `path_not_found` when `dir` does not exist; `not_a_repository` when it
+ *   has no `.gitriver/knowledge/` folder (or that is a symbolic link).
+ */
+export async function indexFolder(options: IndexFolderOptions): Promise<IndexReport> {
+  const root = resolve(options.dir);
+  const rootInfo = await lstat(root).catch(() => null);
+  if (rootInfo === null) throw new LoreError("path_not_found", { path: options.dir });
+  let folder = root;
+  for (const part of KNOWLEDGE_PREFIX.split("/").filter((p) => p.length > 0)) {
+    folder = join(folder, part);
+    const info = await lstat(folder).catch(() => null);
+    if (info === null || !info.isDirectory()) {
+      throw new LoreError("not_a_repository", { path: options.dir });
+    }
+  }
+  const { dir: _dir, ...shared } = options;
+  return indexKnowledge({
+    ...shared,
+    source: { list: () => listFolder(root), read: (blobs) => readFolder(root, blobs) },
+    commit: null,
+  });
+}
+
+/** The `.md` regular files under the knowledge folder, sorted by path, hashed. */
+async function listFolder(root: string): Promise<KnowledgeBlob[]> {
+  const paths: string[] = [];
+  const walk = async (relative: string): Promise<void> => {
+    const entries = await readdir(join(root, relative), { withFileTypes: true });
+    for (const entry of entries) {
+      const path = `${relative}${entry.name}`;
+      if (entry.isDirectory()) await walk(`${path}/`);
+      else if (entry.isFile() && entry.name.endsWith(".md")) paths.push(path);
+      // symbolic links, sockets, devices: not entries, never followed
+    }
+  };
+  await walk(KNOWLEDGE_PREFIX);
+  paths.sort(comparePaths);
+  const blobs: (KnowledgeBlob | null)[] = new Array(paths.length).fill(null);
+  let next = 0;
+  const worker = async () => {
+    while (next < paths.length) {
+      const position = next++;
+      const path = paths[position] as string;
+      const bytes = await readFile(join(root, path)).catch(() => null);
+      if (bytes !== null) blobs[position] = { path, sha: gitBlobSha(bytes), size: bytes.length };
+    }
+  };
+  await Promise.all(Array.from({ length: HASH_CONCURRENCY }, worker));
+  return blobs.filter((blob): blob is KnowledgeBlob => blob !== null);
+}
+
+/** Reads files again in order; a file changed since listing is given with its new sha. */
+async function* readFolder(
+  root: string,
+  blobs: readonly KnowledgeBlob[],
+): AsyncIterable<{ blob: KnowledgeBlob; bytes: Uint8Array }> {
+  for (const blob of blobs) {
+    const bytes = await readFile(join(root, blob.path)).catch(() => null);
+    if (bytes === null) continue; // gone since listing: dropped at the next run
+    const sha = gitBlobSha(bytes);
+    yield { blob: sha === blob.sha ? blob : { ...blob, sha, size: bytes.length }, bytes };
+  }
+}

@@ -1,0 +1,396 @@
+import { type Diagnostic, makeDiagnostic } from "../core/diagnostic.js";
+import { LIMITS, type ParsedEntry } from "../core/entry.js";
+import type { Lang } from "../core/localized-text.js";
+import { type BatchResult, parseBatch } from "../core/parse-batch.js";
+import { formatReport, type ReportFile } from "../core/parse-report.js";
+import type { KnowledgeBlob } from "../ports/git-repo.js";
+import { comparePaths, recheckDuplicates, settleIds } from "./duplicate-ids.js";
+
+/** The folder of entry files, relative to the repository root (seed 004, "Устройство файла"). */
+export const KNOWLEDGE_PREFIX = ".gitriver/knowledge/";
+
+/**
+ * The subset of the index the indexing service writes through (STYLE.md habit 3);
+ * `index/entry-index.ts` implements it.
+ */
+export interface IndexWriter {
+  /** Stored files of a repository: path → blob sha (entries and skipped files alike). */
+  listFiles(repo: string): Map<string, string>;
+  /** Stores one file: an entry when `parsed` is given, else a skipped file with its report. */
+  putFile(file: {
+    repo: string;
+    path: string;
+    blobSha: string;
+    parsed?: ParsedEntry;
+    diagnostics: Diagnostic[];
+  }): { stored: "entry" | "skipped"; duplicateOf?: { repo: string; path: string } };
+  /** Drops a stored file and its entry. */
+  deleteFile(repo: string, path: string): void;
+  /** Runs `fn` in one SQLite transaction. */
+  transaction<T>(fn: () => T): T;
+  /** Who holds each id now (ids held by nobody are absent). */
+  idOwners(ids: readonly string[]): Map<string, { repo: string; path: string }>;
+  /** The stored report (diagnostics) of each file of a repository that has one. */
+  fileReports(repo: string): Iterable<{ path: string; diagnostics: Diagnostic[] }>;
+}
+
+/**
+ * Where the files come from: a git commit or a plain folder. `list` gives the `.md` files
+ * under {@link KNOWLEDGE_PREFIX} sorted by path with a content sha each; `read` gives their
+ * bytes in the order asked.
+ */
+export interface KnowledgeSource {
+  list(): Promise<KnowledgeBlob[]>;
+  read(blobs: readonly KnowledgeBlob[]): AsyncIterable<{ blob: KnowledgeBlob; bytes: Uint8Array }>;
+}
+
+/** Progress of an indexing run, reported after each batch. */
+export interface IndexProgress {
+  /** Files read and parsed so far. */
+  done: number;
+  /** Files to read in this run (grows when a duplicate id makes a file be parsed again). */
+  total: number;
+  /** Bytes read so far. */
+  bytes: number;
+  /** Time since the run started, ms. */
+  elapsedMs: number;
+}
+
+/** What an indexing run did (issue 2, section 3; seed 004, "Отчёт разбора"). */
+export interface IndexReport {
+  /** The repository name the entries are stored under. */
+  repo: string;
+  /** The commit indexed; `null` for a plain folder. */
+  commit: string | null;
+  /** Files new since the last run (entries or skipped). */
+  added: number;
+  /** Files whose content changed since the last run. */
+  updated: number;
+  /** Files gone since the last run; their entries were dropped. */
+  removed: number;
+  /** Files with the same content as last time: not read. */
+  unchanged: number;
+  /** Files parsed in this run that are *wrong* and stored without an entry. */
+  skipped: number;
+  /** Files the parser moved to a following batch by the 10 MB batch limit (never dropped). */
+  deferred: number;
+  /** Blobs read in this run (0 when nothing changed). */
+  read: number;
+  /** Diagnostics of the files parsed in this run, each with its path, in path order. */
+  diagnostics: Diagnostic[];
+  /** Diagnostics left out of `diagnostics` past `maxDiagnostics` (they are still stored). */
+  diagnosticsOmitted: number;
+  /** The parse report: a line per file with a diagnostic, a line per unknown mechanism. */
+  lines: string[];
+}
+
+/** Options of {@link indexKnowledge}. */
+export interface IndexKnowledgeOptions {
+  index: IndexWriter;
+  source: KnowledgeSource;
+  /** Name the entries are stored under (e.g. `owner/name`, or the folder's name). */
+  repoName: string;
+  /** The commit indexed, for the report; `null` for a plain folder. */
+  commit: string | null;
+  /** Language of the report lines. Default: `en`. */
+  lang?: Lang;
+  /** Called after each batch and at the end. Default: none. */
+  onProgress?: (progress: IndexProgress) => void;
+  /** Most diagnostics kept in the report (all are stored in the index). Default: 10 000. */
+  maxDiagnostics?: number;
+  /**
+   * Bytes of files parsed and written per transaction, at most the 10 MB batch limit of
+   * seed 004 ("Пределы"). Default: 10 MB.
+   */
+  batchBytes?: number;
+}
+
+/** What became of one file parsed in this run; `omitted` counts diagnostics not kept. */
+type Outcome = { entry: boolean; diagnostics: Diagnostic[]; omitted: number; unmet: string[] };
+
+const MAX_ROUNDS = 64;
+
+/**
+ * Brings a repository's part of the index in line with a snapshot of its files
+ * (issue 2, section 3; seed 004, "Указатель"): lists the files, reads only those whose
+ * sha differs from the stored one, parses them leniently in batches of at most 10 MB and
+ * writes each batch in one transaction; files gone from the snapshot are dropped first,
+ * so a renamed file keeps its id.
+ *
+ * Duplicate ids follow one rule, so that deleting the database and re-indexing gives the
+ * same entries: among the files holding an id, the first by path wins, the others are
+ * skipped with `duplicate_id`; an id held by another repository stays with it. When a new
+ * file takes an id from a stored file later in path order, that file is parsed again (and
+ * skipped); a file skipped for an id that is free again is parsed again (and indexed).
+ *
+ * @returns the report; diagnostics are values, never thrown.
+ * @throws LoreError `git_failed` when the source cannot be read; errors of the index.
+ */
+export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<IndexReport> {
+  const { index, source, repoName } = options;
+  const started = performance.now();
+  const maxDiagnostics = options.maxDiagnostics ?? 10_000;
+  const batchLimit = Math.min(options.batchBytes ?? LIMITS.batchBytes, LIMITS.batchBytes);
+  const { tree, work, removed, added, updated, unchanged } = plan(
+    await source.list(),
+    index.listFiles(repoName),
+  );
+  if (removed.length > 0) {
+    index.transaction(() => {
+      for (const path of removed) index.deleteFile(repoName, path);
+    });
+  }
+
+  const outcomes = new Map<string, Outcome>();
+  const progress = { done: 0, total: work.length, bytes: 0, read: 0, deferred: 0 };
+  const report = () =>
+    options.onProgress?.({
+      done: progress.done,
+      total: progress.total,
+      bytes: progress.bytes,
+      elapsedMs: performance.now() - started,
+    });
+
+  let kept = 0;
+  /** Keeps a file's outcome; diagnostics past `maxDiagnostics` are only counted. */
+  const record = (path: string, entry: boolean, diagnostics: Diagnostic[], unmet: string[]) => {
+    forget(path);
+    // A clean entry needs no line in the report: nothing is kept for it.
+    if (entry && diagnostics.length === 0 && unmet.length === 0) return;
+    const room = Math.max(0, maxDiagnostics - kept);
+    const keep = diagnostics.length <= room ? diagnostics : diagnostics.slice(0, room);
+    kept += keep.length;
+    outcomes.set(path, {
+      entry,
+      diagnostics: keep,
+      omitted: diagnostics.length - keep.length,
+      unmet,
+    });
+  };
+  const forget = (path: string) => {
+    const old = outcomes.get(path);
+    if (old !== undefined) kept -= old.diagnostics.length;
+    outcomes.delete(path);
+  };
+
+  let round = work;
+  let rechecks = 0;
+  for (let rounds = 0; rounds < MAX_ROUNDS; rounds++) {
+    if (round.length === 0) {
+      // Only a deletion or a changed file can free an id; additions alone cannot.
+      if (updated === 0 && removed.length === 0) break;
+      round = recheckDuplicates(index, repoName, tree);
+      for (const blob of round) forget(blob.path);
+      rechecks += 1;
+      if (round.length === 0 || rechecks > MAX_ROUNDS / 2) break;
+      progress.total += round.length;
+    }
+    const requeue = new Set<string>();
+    await runRound(round, requeue);
+    round = [...requeue]
+      .sort(comparePaths)
+      .map((path) => tree.get(path))
+      .filter((blob): blob is KnowledgeBlob => blob !== undefined);
+    progress.total += round.length;
+  }
+  report();
+
+  const paths = [...outcomes.keys()].sort(comparePaths);
+  const diagnostics: Diagnostic[] = [];
+  let diagnosticsOmitted = 0;
+  let skipped = 0;
+  for (const path of paths) {
+    const outcome = outcomes.get(path);
+    if (outcome === undefined) continue;
+    if (!outcome.entry) skipped += 1;
+    diagnostics.push(...outcome.diagnostics);
+    diagnosticsOmitted += outcome.omitted;
+  }
+  return {
+    repo: repoName,
+    commit: options.commit,
+    added,
+    updated,
+    removed: removed.length,
+    unchanged,
+    skipped,
+    deferred: progress.deferred,
+    read: progress.read,
+    diagnostics,
+    diagnosticsOmitted,
+    lines: reportLines(paths, outcomes, options.lang ?? "en"),
+  };
+
+  /** Reads and parses one round of files in path order, a batch at a time. */
+  async function runRound(blobs: KnowledgeBlob[], requeue: Set<string>): Promise<void> {
+    const pending = new Set(blobs.map((blob) => blob.path));
+    const tooLarge = blobs.filter((blob) => blob.size > LIMITS.fileBytes);
+    if (tooLarge.length > 0) {
+      index.transaction(() => {
+        for (const blob of tooLarge) {
+          const diagnostic = makeDiagnostic("file_too_large", {
+            path: blob.path,
+            params: { size: blob.size, limit: LIMITS.fileBytes },
+          });
+          index.putFile({
+            repo: repoName,
+            path: blob.path,
+            blobSha: blob.sha,
+            diagnostics: [diagnostic],
+          });
+          pending.delete(blob.path);
+          record(blob.path, false, [diagnostic], []);
+          progress.done += 1;
+        }
+      });
+    }
+    let batch: { blob: KnowledgeBlob; bytes: Uint8Array }[] = [];
+    let batchBytes = 0;
+    const toRead = blobs.filter((blob) => blob.size <= LIMITS.fileBytes);
+    for await (const item of source.read(toRead)) {
+      progress.read += 1;
+      progress.bytes += item.bytes.length;
+      if (batch.length > 0 && batchBytes + item.bytes.length > batchLimit) {
+        [batch, batchBytes] = flush(batch, pending, requeue);
+        report();
+      }
+      batch.push(item);
+      batchBytes += item.bytes.length;
+    }
+    while (batch.length > 0) {
+      [batch, batchBytes] = flush(batch, pending, requeue);
+      report();
+    }
+  }
+
+  /**
+   * Parses one batch, settles duplicate ids against the index and writes the batch in one
+   * transaction. Returns the files the parser deferred (they open the next batch).
+   */
+  function flush(
+    batch: { blob: KnowledgeBlob; bytes: Uint8Array }[],
+    pending: Set<string>,
+    requeue: Set<string>,
+  ): [{ blob: KnowledgeBlob; bytes: Uint8Array }[], number] {
+    const files = batch.map(({ blob, bytes }) => ({ path: blob.path, bytes }));
+    const inBatch = new Map(batch.map(({ blob }) => [blob.path, blob]));
+    let result: BatchResult = parseBatch(files, { mode: "lenient" });
+    const { knownIds, demote, freeFirst } = settleIds(index, repoName, result.entries, inBatch);
+    if (knownIds.size > 0) result = parseBatch(files, { mode: "lenient", knownIds });
+    const deferred = new Set(result.deferred);
+    index.transaction(() => {
+      for (const path of demote) {
+        index.deleteFile(repoName, path);
+        forget(path);
+        if (!pending.has(path)) requeue.add(path);
+      }
+      // An id held by the old version of another file of the batch is freed first, so
+      // files may swap ids in one commit.
+      for (const path of freeFirst) {
+        if (!deferred.has(path)) index.deleteFile(repoName, path);
+      }
+      for (const item of result.entries) {
+        const blob = inBatch.get(item.path);
+        if (blob === undefined) continue;
+        const put = index.putFile({
+          repo: repoName,
+          path: item.path,
+          blobSha: blob.sha,
+          parsed: item.parsed,
+          diagnostics: item.diagnostics,
+        });
+        if (put.stored === "entry") {
+          record(item.path, true, item.diagnostics, item.parsed.unmetMechanisms);
+        } else {
+          // Another writer took the id meanwhile; the index kept the file as skipped.
+          const other = put.duplicateOf;
+          const duplicate = makeDiagnostic("duplicate_id", {
+            path: item.path,
+            at: "id",
+            params: { id: item.parsed.entry.id, other: other ? `${other.repo}:${other.path}` : "" },
+          });
+          record(item.path, false, [...item.diagnostics, duplicate], []);
+        }
+      }
+      for (const item of result.skipped) {
+        const blob = inBatch.get(item.path);
+        if (blob === undefined) continue;
+        index.putFile({
+          repo: repoName,
+          path: item.path,
+          blobSha: blob.sha,
+          diagnostics: item.diagnostics,
+        });
+        record(item.path, false, item.diagnostics, []);
+      }
+    });
+    for (const path of inBatch.keys()) {
+      if (deferred.has(path)) continue;
+      pending.delete(path);
+      progress.done += 1;
+    }
+    progress.deferred += deferred.size;
+    const carried = batch.filter(({ blob }) => deferred.has(blob.path));
+    if (carried.length > 0 && carried.length === batch.length) {
+      // The parser took nothing: never loop; a lone file goes through as skipped.
+      const [first, ...rest] = carried;
+      if (first !== undefined) {
+        if (batch.length === 1) storeDeferredAlone(first.blob, pending);
+        else flush([first], pending, requeue);
+      }
+      return [rest, rest.reduce((sum, item) => sum + item.bytes.length, 0)];
+    }
+    return [carried, carried.reduce((sum, item) => sum + item.bytes.length, 0)];
+  }
+
+  /** A file the parser deferred even alone (cannot happen under 64 KB): kept with a report. */
+  function storeDeferredAlone(blob: KnowledgeBlob, pending: Set<string>): void {
+    const diagnostic = makeDiagnostic("batch_limit", {
+      path: blob.path,
+      params: { limit: LIMITS.batchBytes },
+    });
+    index.transaction(() => {
+      index.putFile({
+        repo: repoName,
+        path: blob.path,
+        blobSha: blob.sha,
+        diagnostics: [diagnostic],
+      });
+    });
+    pending.delete(blob.path);
+    record(blob.path, false, [diagnostic], []);
+    progress.done += 1;
+  }
+}
+
+/** What a run has to do: files to read (changed, in path order) and paths to drop. */
+function plan(listing: KnowledgeBlob[], stored: Map<string, string>) {
+  const tree = new Map(listing.map((blob) => [blob.path, blob]));
+  const work: KnowledgeBlob[] = [];
+  let added = 0;
+  let updated = 0;
+  let unchanged = 0;
+  for (const blob of listing) {
+    const sha = stored.get(blob.path);
+    if (sha === blob.sha) unchanged += 1;
+    else {
+      if (sha === undefined) added += 1;
+      else updated += 1;
+      work.push(blob);
+    }
+  }
+  const removed = [...stored.keys()].filter((path) => !tree.has(path));
+  return { tree, work, removed, added, updated, unchanged };
+}
+
+/** The report lines of the files parsed in this run (seed 004, "Отчёт разбора"). */
+function reportLines(paths: string[], outcomes: Map<string, Outcome>, lang: Lang): string[] {
+  const files: ReportFile[] = [];
+  for (const path of paths) {
+    const outcome = outcomes.get(path);
+    if (outcome === undefined) continue;
+    if (outcome.diagnostics.length === 0 && outcome.unmet.length === 0) continue;
+    files.push({ path, diagnostics: outcome.diagnostics, unmetMechanisms: outcome.unmet });
+  }
+  return formatReport({ files }, lang);
+}

@@ -1,0 +1,71 @@
+/**
+ * Full-text search (issue 2, section 4 "Full text"): bm25 over summaries and bodies, no
+ * contracts, nothing counted.
+ */
+import { parseSearchQuery } from "../core/search-query.js";
+import type { EntryIndex } from "../index/entry-index.js";
+import {
+  checkLimit,
+  decodeCursor,
+  fitPage,
+  type HitPage,
+  type RecallHit,
+  requestKey,
+} from "./hit-page.js";
+
+/** Most text matches search ranks exactly (see `index/text-search.ts`); keeps search ≤ 20 ms. */
+export const SEARCH_TEXT_BUDGET = 5_000;
+
+/** Most matches search counts for `total` before reporting a lower bound. */
+export const SEARCH_TOTAL_CAP = 10_000;
+
+/** Input of {@link search}. */
+export interface SearchInput {
+  /** Words to find; see `core/search-query.ts` for the syntax. */
+  query: string;
+  /** Hits per page, 1–50. Default: 10. */
+  limit?: number;
+  /** `next_cursor` of the previous page of the same query. */
+  cursor?: string;
+}
+
+/**
+ * Searches summaries and bodies of every stored entry, reachable or not, ranked by bm25
+ * (summary weighs 3, body 1; see `index/text-search.ts` for queries too broad to rank).
+ * Same hit shape as recall, `why: [{kind: "text"}]`; counts nothing.
+ *
+ * @param index - the index.
+ * @param input - see {@link SearchInput}.
+ * @returns `{hits, total, total_exact, next_cursor}` under the same byte budget as recall.
+ * @throws LoreError `empty_query`, `invalid_limit`, `invalid_cursor`.
+ */
+export function search(index: EntryIndex, input: SearchInput): HitPage {
+  const limit = checkLimit(input.limit);
+  const query = parseSearchQuery(input.query);
+  const key = requestKey(["search", query.terms.map((term) => term.fts).join(" ")]);
+  const offset = decodeCursor(input.cursor, key);
+  const text = index.text.page(query.terms, {
+    offset,
+    limit,
+    budget: SEARCH_TEXT_BUDGET,
+    totalCap: SEARCH_TOTAL_CAP,
+    exclude: new Set(),
+    check: [],
+  });
+  const records = index.hitRecords(text.rows.map((row) => row.fileId));
+  const hits: RecallHit[] = [];
+  for (const row of text.rows) {
+    const record = records.get(row.fileId);
+    if (record === undefined) continue;
+    const { id, repo, path, summary, origin } = record;
+    hits.push({ id, repo, path, summary, origin, why: [{ kind: "text" }], score: row.score });
+  }
+  const listed = offset + hits.length;
+  return fitPage(hits, {
+    offset,
+    total: text.total,
+    totalExact: text.totalExact,
+    more: listed < text.total || (!text.totalExact && text.rows.length === limit),
+    key,
+  });
+}
