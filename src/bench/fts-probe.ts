@@ -7,7 +7,8 @@
  * Run: `npx tsc -p tsconfig.build.json --outDir /tmp/lore-probe && \
  *   node /tmp/lore-probe/bench/fts-probe.js [N=100000] [db=/tmp/lore-probe.db] [rounds=20]`
  * (an existing db is reused: delete it to rebuild). Latencies are CPU time of the process
- * (robust on a shared machine); `PROBE_WALL=1` reports wall time instead.
+ * (robust on a shared machine); `PROBE_WALL=1` reports wall time instead;
+ * `PROBE_NO_OPTIMIZE=1` leaves the FTS segments unmerged after the build.
  */
 import { existsSync } from "node:fs";
 import { indexDocument } from "../core/index-document.js";
@@ -70,9 +71,11 @@ function build(file: string, n: number): void {
       `(generate ${((total - parseMs - analyzeMs - storeMs) / 1000).toFixed(1)} s, parse ${(parseMs / 1000).toFixed(1)} s, ` +
       `analyze ${(analyzeMs / 1000).toFixed(1)} s, SQLite ${(storeMs / 1000).toFixed(1)} s)`,
   );
-  const o0 = performance.now();
-  index.optimize();
-  console.log(`optimize ${((performance.now() - o0) / 1000).toFixed(1)} s`);
+  if (!process.env.PROBE_NO_OPTIMIZE) {
+    const o0 = performance.now();
+    index.optimize();
+    console.log(`optimize ${((performance.now() - o0) / 1000).toFixed(1)} s`);
+  }
   index.close();
 }
 

@@ -5,14 +5,19 @@ import type { Lore } from "../main/compose.js";
 import { detectLang, type LoreSettings, loadSettings } from "../main/load-config.js";
 import type { CliContext, Command, CommandArgs } from "./command.js";
 import { checkCommand } from "./commands/check.js";
+import { doctorCommand } from "./commands/doctor.js";
 import { getCommand } from "./commands/get.js";
 import { importCommand } from "./commands/import.js";
 import { indexCommand } from "./commands/index.js";
 import { initCommand } from "./commands/init.js";
 import { mcpCommand } from "./commands/mcp.js";
 import { newCommand } from "./commands/new.js";
+import { readCommand } from "./commands/read.js";
 import { recallCommand } from "./commands/recall.js";
+import { routeCommand } from "./commands/route.js";
 import { serveCommand } from "./commands/serve.js";
+import { statusCommand } from "./commands/status.js";
+import { writeCommand } from "./commands/write.js";
 import { EXIT_CODES } from "./exit-codes.js";
 import { describeError } from "./print-error.js";
 
@@ -25,6 +30,11 @@ export const COMMANDS: readonly Command[] = [
   recallCommand,
   getCommand,
   importCommand,
+  readCommand,
+  writeCommand,
+  routeCommand,
+  statusCommand,
+  doctorCommand,
   mcpCommand,
   serveCommand,
 ];

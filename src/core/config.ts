@@ -1,5 +1,6 @@
 import { parse as parseToml, TomlError } from "smol-toml";
 import { z } from "zod";
+import { type KnowledgeConfig, knowledgeProblems } from "./knowledge-roots.js";
 import type { Lang, LocalizedText } from "./localized-text.js";
 import { nearestKey } from "./nearest-key.js";
 
@@ -25,8 +26,32 @@ export interface ConfigFile {
     /** TCP port of `lore serve`; `0` picks a free one. Default: `7377`. */
     port?: number;
   };
-  /** Knowledge roots (issue 3): accepted as written, not interpreted by this version. */
-  knowledge?: Record<string, unknown>;
+  /**
+   * Knowledge roots (issue 3, seed 003): `primary`, `[knowledge.roots]`,
+   * `[[knowledge.read_only]]`; see `core/knowledge-roots.ts`.
+   */
+  knowledge?: KnowledgeConfig;
+  /** This machine's name, written to `cache.json` as `machine` (issue 4). Default: the host name. */
+  machine?: string;
+  /** Where the user's repositories live (issue 4 "Forge adapters"). Default: none (federation tools disabled). */
+  forge?: {
+    /** `local` (a folder of git repositories, the embedded default) or `gitea`. Default: `local` when `root` is set, `gitea` when `url` is set. */
+    kind?: "local" | "gitea";
+    /** `local`: the folder of repositories (bare or clones); relative to the config file. */
+    root?: string;
+    /** `gitea`: the server address, e.g. `https://git.example.com`; the token is read from `auth.toml`. */
+    url?: string;
+    /** `gitea`: the owner of the repositories. Default: the token's user. */
+    user?: string;
+  };
+  wiki?: {
+    /** The shared `projects-wiki` folder (its root holds `index.md`); relative to the config file. */
+    shared?: string;
+  };
+  projects?: {
+    /** The sync cache file. Default: `$XDG_DATA_HOME/lore/cache.json`. */
+    cache?: string;
+  };
 }
 
 /** One problem found in a configuration file: where, which key, and what is wrong. */
@@ -50,11 +75,16 @@ export interface ConfigParseResult {
 /** Defaults that need no environment: the server address. */
 export const CONFIG_DEFAULTS = { host: "127.0.0.1", port: 7377 } as const;
 
-/** The keys this version knows, by table; `knowledge` is open (issue 3). */
+/** The keys this version knows, by table (`knowledge.roots` holds any root id). */
 const KNOWN_CONFIG_KEYS: Record<string, readonly string[]> = {
-  "": ["user", "lang", "index", "server", "knowledge"],
+  "": ["user", "lang", "index", "server", "knowledge", "machine", "forge", "wiki", "projects"],
+  forge: ["kind", "root", "url", "user"],
+  wiki: ["shared"],
+  projects: ["cache"],
   index: ["database", "repos"],
   server: ["host", "port"],
+  knowledge: ["primary", "roots", "read_only"],
+  "knowledge.read_only": ["id", "path"],
 };
 
 const PATH_HINT: LocalizedText = {
@@ -89,7 +119,27 @@ const schema = z.strictObject({
       port: z.number().int().min(0).max(65535).optional(),
     })
     .optional(),
-  knowledge: z.record(z.string(), z.unknown()).optional(),
+  knowledge: z
+    .strictObject({
+      primary: pathString.optional(),
+      roots: z.record(z.string(), pathString).optional(),
+      read_only: z.array(z.strictObject({ id: z.string().min(1), path: pathString })).optional(),
+    })
+    .optional(),
+  machine: z.string().min(1).optional(),
+  forge: z
+    .strictObject({
+      kind: z.enum(["local", "gitea"]).optional(),
+      root: pathString.optional(),
+      url: z
+        .string()
+        .regex(/^https?:\/\/[^\s]+$/)
+        .optional(),
+      user: z.string().min(1).optional(),
+    })
+    .optional(),
+  wiki: z.strictObject({ shared: pathString.optional() }).optional(),
+  projects: z.strictObject({ cache: pathString.optional() }).optional(),
 });
 
 /**
@@ -111,7 +161,18 @@ export function parseConfig(text: string): ConfigParseResult {
     return { problems: [tomlProblem(text, error)] };
   }
   const result = schema.safeParse(raw);
-  if (result.success) return { value: result.data as ConfigFile, problems: [] };
+  if (result.success) {
+    const value = result.data as ConfigFile;
+    const rootProblems = value.knowledge === undefined ? [] : knowledgeProblems(value.knowledge);
+    if (rootProblems.length === 0) return { value, problems: [] };
+    return {
+      problems: rootProblems.map((p) => ({
+        key: formatKey(p.path.map(String)),
+        ...locateKey(text, p.path.map(String)),
+        message: p.message,
+      })),
+    };
+  }
   const problems: ConfigProblem[] = [];
   for (const issue of result.error.issues) problems.push(...issueProblems(text, issue));
   problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
@@ -179,8 +240,16 @@ function issueProblems(text: string, issue: Issue): ConfigProblem[] {
       return { key, ...locateKey(text, [...path, name]), message };
     });
   }
-  const key = path.join(".");
+  const key = formatKey(path);
   return [{ key, ...locateKey(text, path), message: valueMessage(key, issue) }];
+}
+
+/** A key path as people write it: `knowledge.read_only[1].path`. */
+function formatKey(path: readonly string[]): string {
+  return path.reduce(
+    (out, part) => (/^\d+$/.test(part) ? `${out}[${part}]` : out ? `${out}.${part}` : part),
+    "",
+  );
 }
 
 const TYPE_WORDS: Record<string, LocalizedText> = {
@@ -230,15 +299,19 @@ interface KeySite {
 }
 
 /**
- * Finds where a key is written: the first line whose table + dotted key equals `path`
- * (array indexes ignored), or where the nearest enclosing table is defined.
+ * Finds where a key is written: the line whose table + dotted key equals `path` (array
+ * indexes ignored), or where the nearest enclosing table is defined. An index followed by
+ * a key (an array of tables, `read_only[1].id`) picks that occurrence, else the first.
  */
 function locateKey(text: string, path: readonly string[]): { line?: number; column?: number } {
   const wanted = path.filter((part) => !/^\d+$/.test(part));
+  const indexAt = path.findIndex((part) => /^\d+$/.test(part));
+  const occurrence = indexAt >= 0 && indexAt < path.length - 1 ? Number(path[indexAt]) : 0;
   const sites = scanKeySites(text);
   for (let length = wanted.length; length > 0; length--) {
     const prefix = wanted.slice(0, length).join("\u0000");
-    const site = sites.find((s) => s.path.join("\u0000") === prefix);
+    const found = sites.filter((s) => s.path.join("\u0000") === prefix);
+    const site = found[Math.min(occurrence, found.length - 1)];
     if (site) return { line: site.line, column: site.column };
   }
   return {};

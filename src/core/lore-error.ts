@@ -19,6 +19,27 @@ export const ERROR_CODES = {
   path_not_found: "not_found",
   entry_not_found: "not_found",
   file_exists: "conflict",
+  root_args_conflict: "invalid_input",
+  path_outside_root: "invalid_input",
+  unknown_root: "not_found",
+  no_primary_root: "not_found",
+  root_missing: "not_found",
+  read_only_root: "forbidden",
+  root_not_configured: "forbidden",
+  invalid_slug: "invalid_input",
+  forge_not_found: "not_found",
+  forge_conflict: "conflict",
+  default_branch_mismatch: "conflict",
+  forge_unauthorized: "forbidden",
+  auth_file_insecure: "forbidden",
+  forge_unavailable: "unavailable",
+  file_too_large_for_api: "unavailable",
+  cache_invalid: "unavailable",
+  project_unknown: "not_found",
+  page_not_found: "not_found",
+  fetch_failed: "unavailable",
+  federation_disabled: "unavailable",
+  forge_failed: "internal",
   git_failed: "internal",
   index_failed: "internal",
   internal: "internal",
@@ -59,8 +80,86 @@ const MESSAGES: Record<ErrorCode, LocalizedText> = {
   },
   entry_not_found: { en: "no entry with id {id}", ru: "нет записи с идентификатором {id}" },
   file_exists: { en: "{path} already exists", ru: "{path} уже существует" },
+  root_args_conflict: {
+    en: "give knowledge_root_id or knowledge_path, not both",
+    ru: "укажите knowledge_root_id или knowledge_path, но не оба сразу",
+  },
+  path_outside_root: {
+    en: "file_path “{path}” leads outside root {root} ({reason}); give a path relative to its knowledge/ folder",
+    ru: "file_path «{path}» выходит за корень {root} ({reason}); укажите путь относительно его папки knowledge/",
+  },
+  unknown_root: {
+    en: "no knowledge root with id “{id}”; configured: {known}",
+    ru: "нет корня знаний с id «{id}»; настроены: {known}",
+  },
+  no_primary_root: {
+    en: "no primary knowledge root is configured; set [knowledge] primary in lore.toml or run lore init --notes PATH",
+    ru: "основной корень знаний не настроен; задайте [knowledge] primary в lore.toml или выполните lore init --notes PATH",
+  },
+  root_missing: {
+    en: "the folder of knowledge root {root} does not exist: {path}",
+    ru: "папки корня знаний {root} нет: {path}",
+  },
+  read_only_root: {
+    en: "knowledge root {root} is read-only: writes go to the primary root only; nothing was written",
+    ru: "корень знаний {root} только для чтения: запись — только в основной корень; ничего не записано",
+  },
+  root_not_configured: {
+    en: "knowledge_path {path} is not one of the configured roots; over HTTP only configured roots are read",
+    ru: "knowledge_path {path} — не один из настроенных корней; по HTTP читаются только настроенные корни",
+  },
+  invalid_slug: {
+    en: "wiki slug “{slug}” is refused: {reason}",
+    ru: "slug вики «{slug}» отклонён: {reason_ru}",
+  },
+  forge_not_found: {
+    en: "repository {repo} is not on the forge",
+    ru: "репозитория {repo} нет на forge",
+  },
+  forge_conflict: {
+    en: "{path} in {repo} changed since it was read ({reason}); read it again and retry",
+    ru: "{path} в {repo} изменился после чтения ({reason_ru}); прочитайте заново и повторите",
+  },
+  default_branch_mismatch: {
+    en: "repository {repo}: the commit went to branch {branch}, but the default branch is {default_branch}",
+    ru: "репозиторий {repo}: коммит попал в ветку {branch}, а ветка по умолчанию — {default_branch}",
+  },
+  forge_unauthorized: {
+    en: "the forge refused the token (HTTP {status}); check the token in auth.toml",
+    ru: "forge не принял токен (HTTP {status}); проверьте токен в auth.toml",
+  },
+  auth_file_insecure: {
+    en: "{path} is readable by group or others (mode {mode}); run: chmod 600 {path}",
+    ru: "{path} доступен группе или всем (режим {mode}); выполните: chmod 600 {path}",
+  },
+  forge_unavailable: {
+    en: "the forge is unavailable: {reason}",
+    ru: "forge недоступен: {reason_ru}",
+  },
+  file_too_large_for_api: {
+    en: "{path} in {repo} is too large for the forge's contents API ({size} bytes) and the raw read failed",
+    ru: "{path} в {repo} слишком велик для contents API forge ({size} байт), а чтение raw не удалось",
+  },
+  cache_invalid: {
+    en: "the projects cache {path} cannot be read ({reason}); run: lore sync",
+    ru: "кэш проектов {path} не читается ({reason_ru}); выполните: lore sync",
+  },
+  forge_failed: {
+    en: "the forge answered HTTP {status}: {reason}",
+    ru: "forge ответил HTTP {status}: {reason_ru}",
+  },
   git_failed: { en: "git failed: {reason}", ru: "git завершился с ошибкой: {reason}" },
   index_failed: { en: "the index failed: {reason}", ru: "сбой указателя: {reason}" },
+  project_unknown: {
+    en: "unknown project: {project} — run sync first",
+    ru: "неизвестный проект: {project} — сначала выполните sync",
+  },
+  page_not_found: { en: "page not found: {where}", ru: "страница не найдена: {where}" },
+  fetch_failed: { en: "fetch failed: {reason}", ru: "не удалось прочитать: {reason}" },
+  federation_disabled: {
+    en: "{tool} disabled — {reason}",
+    ru: "{tool} отключён — {reason_ru}",
+  },
   internal: { en: "internal error: {reason}", ru: "внутренняя ошибка: {reason}" },
 };
 

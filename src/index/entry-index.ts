@@ -7,7 +7,7 @@ import { type Diagnostic, makeDiagnostic } from "../core/diagnostic.js";
 import type { ContractClause, Origin, ParsedEntry } from "../core/entry.js";
 import { type IndexDocument, indexDocument } from "../core/index-document.js";
 import { LoreError } from "../core/lore-error.js";
-import { ContractLookup } from "./contract-lookup.js";
+import { ContractLookup, FIRED_ENTRIES_TABLE } from "./contract-lookup.js";
 import { type CounterRow, Counters } from "./counters.js";
 import { migrate } from "./migrate.js";
 import { openSqliteDatabase, type SqliteDatabase } from "./sqlite-database.js";
@@ -99,6 +99,7 @@ export class EntryIndex {
   /** @param db - an open, migrated database (see {@link openIndex}). */
   constructor(db: SqliteDatabase) {
     this.#db = db;
+    db.exec(FIRED_ENTRIES_TABLE);
     this.text = new TextSearch(db);
     this.contracts = new ContractLookup(db);
     this.#counters = new Counters(db);
@@ -235,7 +236,13 @@ export class EntryIndex {
     sql.insertText.run(fileId, doc.summaryText, doc.bodyText);
     if (!parsed.reachable) return;
     for (const { word, stems } of doc.words) {
-      sql.insertWord.run(stems[0], fileId, entry.id, word, stems.join(" "));
+      sql.insertWord.run(
+        stems[0],
+        fileId,
+        entry.id,
+        word,
+        stems.length > 1 ? stems.join(" ") : null,
+      );
     }
     for (const name of doc.tools) sql.insertTool.run(name, fileId, entry.id);
   }
@@ -266,12 +273,15 @@ export class EntryIndex {
   }
 
   /**
-   * Runs `fn` in one transaction (a savepoint when nested): all or nothing.
+   * Runs `fn` in one transaction: all or nothing. A call inside another joins it (no
+   * savepoint: FTS5 flushes its pending writes at every savepoint, which doubles the cost of
+   * indexing entry by entry), so a throw rolls back the outermost transaction when it
+   * reaches it.
    *
    * @param fn - the work; its result is returned; a throw rolls back and is rethrown.
    */
   transaction<T>(fn: () => T): T {
-    return this.#db.transaction(fn)();
+    return this.#db.inTransaction ? fn() : this.#db.transaction(fn)();
   }
 
   /**
@@ -393,6 +403,16 @@ export class EntryIndex {
    */
   stats(user?: string): CounterRow[] {
     return this.#counters.stats(user);
+  }
+
+  /**
+   * Builds a query helper over this index's database (e.g. `RootSearch`, issue 3). The
+   * helper must not outlive the index.
+   *
+   * @param make - receives the open database.
+   */
+  withDatabase<T>(make: (db: SqliteDatabase) => T): T {
+    return make(this.#db);
   }
 
   /** Merges the full-text index segments (after a large build; optional, idempotent). */

@@ -11,11 +11,12 @@ import { type EntryIndex, openIndex } from "./entry-index.js";
 /** A UUIDv7-shaped id from a number (ordering follows `n`). */
 const idOf = (n: number) => `0190f5a4-0000-7000-8000-${n.toString(16).padStart(12, "0")}`;
 
-function parsed(id: string, summary: string, body: string): ParsedEntry {
+function parsed(id: string, summary: string, body: string, words: string[]): ParsedEntry {
+  const contract = words.length > 0 ? [{ mechanism: "on_query", params: { words } }] : [];
   return {
-    entry: { id, contract: [], origin: "agent", links: [], unknownKeys: {}, body },
+    entry: { id, contract, origin: "agent", links: [], unknownKeys: {}, body },
     summary,
-    reachable: false,
+    reachable: words.length > 0,
     unmetMechanisms: [],
   };
 }
@@ -33,7 +34,7 @@ beforeAll(() => {
         repo: "r",
         path: `${i}.md`,
         blobSha: "0".repeat(40),
-        parsed: parsed(idOf(i), summary, body),
+        parsed: parsed(idOf(i), summary, body, i % 7 === 0 ? ["beta"] : []),
         diagnostics: [],
       });
     }
@@ -50,7 +51,7 @@ const page = (query: string, budget: number, offset = 0, limit = 100) =>
     limit,
     budget,
     totalCap: 1000,
-    exclude: new Set(),
+    excludeFired: false,
     check: [],
   });
 
@@ -70,6 +71,13 @@ describe("TextSearch", () => {
     const result = page("alpha rare", 10);
     expect(result.mode).toBe("ranked");
     expect(result.total).toBe(3);
+  });
+
+  it("drops words found in over half the entries when a rarer word is present", () => {
+    const result = page("alpha rare", 2);
+    expect(result.mode).toBe("broad");
+    expect(result.total).toBe(3);
+    expect(page("alpha common", 2).total).toBe(30);
   });
 
   it("lists a broad query unranked: summary matches first, every match once across pages", () => {
@@ -94,7 +102,7 @@ describe("TextSearch", () => {
       limit: 5,
       budget: 10,
       totalCap: 12,
-      exclude: new Set(),
+      excludeFired: false,
       check: [],
     });
     expect(result).toMatchObject({ mode: "broad", total: 12, totalExact: false });
@@ -106,21 +114,23 @@ describe("TextSearch", () => {
     expect(page("nothingher*", 100).total).toBe(0);
   });
 
-  it("leaves excluded ids out of rows and total, and reports which checked ids match", () => {
+  it("leaves fired entries out of rows and total, and reports which checked ids match", () => {
+    expect(index.contracts.fire({ stems: ["beta"] })).toBe(4);
+    const fired = index.contracts.page(0, 10).map((hit) => hit.fileId);
+    expect(fired).toHaveLength(4);
     for (const budget of [100, 10]) {
-      const all = page("alpha", budget);
-      const drop = all.rows.slice(0, 4).map((r) => r.fileId);
       const result = index.text.page(parseSearchQuery("alpha").terms, {
         offset: 0,
         limit: 100,
         budget,
         totalCap: 1000,
-        exclude: new Set(drop),
-        check: drop,
+        excludeFired: true,
+        check: fired,
       });
       expect(result.total).toBe(26);
-      expect(result.rows.some((r) => drop.includes(r.fileId))).toBe(false);
-      expect([...result.alsoText].sort()).toEqual([...drop].sort());
+      expect(result.rows).toHaveLength(26);
+      expect(result.rows.some((r) => fired.includes(r.fileId))).toBe(false);
+      expect([...result.alsoText].sort()).toEqual([...fired].sort());
     }
   });
 

@@ -10,6 +10,9 @@
  * 1. A prefix word (`depl*`) is expanded through the vocabulary into at most
  *    {@link MAX_EXPANSIONS} indexed stems, the most frequent first. Each word's matches are
  *    counted up to `budget + 1` (cheap: the doclist is walked, no positions decoded).
+ *    Of several words, those found in over half of the entries (`как`, `the`: bm25 gives
+ *    such a word no weight) are dropped, unless every word is that common; "over half" is
+ *    judged on the entries up to the word's `budget + 1`-th match, in index order.
  * 2. **Ranked mode.** Words are taken rarest first while their counts add up to at most
  *    `budget`; those words are searched (OR) and ranked by bm25 with the summary weighing
  *    {@link SUMMARY_WEIGHT} and the body 1; ties by entry id. Words left out are too
@@ -39,7 +42,7 @@ export interface TextRow {
 export interface TextPage {
   /** The page, in rank order. */
   rows: TextRow[];
-  /** Matches not in `exclude` (exact when `totalExact`, else a lower bound). */
+  /** Matches, fired entries left out when asked (exact when `totalExact`, else a lower bound). */
   total: number;
   totalExact: boolean;
   /** The ids of `check` that match the text too. */
@@ -50,7 +53,7 @@ export interface TextPage {
 
 /** Options of {@link TextSearch.page}. */
 export interface TextPageOptions {
-  /** Rows to skip (after taking out `exclude`). */
+  /** Rows to skip (after taking out the fired entries). */
   offset: number;
   /** Rows to return at most. */
   limit: number;
@@ -58,16 +61,22 @@ export interface TextPageOptions {
   budget: number;
   /** Most matches counted for the total of a broad query. */
   totalCap: number;
-  /** File ids listed elsewhere (contract hits): left out of rows and total. */
-  exclude: ReadonlySet<number>;
+  /**
+   * Leave out the entries of the last contract lookup (`fired_entries`, listed before the
+   * text matches by recall) from rows and total.
+   */
+  excludeFired: boolean;
   /** File ids to test for a text match too (the contract hits on the page). */
   check: readonly number[];
 }
 
-/** A query word ready for FTS5: its expression and how many entries it matches (capped). */
+/** A query word ready for FTS5. */
 interface Word {
   fts: string;
+  /** How many entries it matches, counted up to `budget + 1`. */
   count: number;
+  /** The rowid of the last match counted. */
+  last: number;
 }
 
 /** Full-text queries; statements prepared once. */
@@ -77,23 +86,32 @@ export class TextSearch {
   /** @param db - a migrated index database. */
   constructor(db: SqliteDatabase) {
     const p = (sql: string) => db.prepare(sql);
-    const notExcluded = "rowid NOT IN (SELECT value FROM json_each(@exclude))";
+    type Statement = ReturnType<typeof p>;
+    /** Two variants of a statement: `[0]` over every match, `[1]` without the fired entries. */
+    const both = <T>(sql: string, as: (statement: Statement) => T): readonly [T, T] => [
+      as(p(sql.replace("$EXCLUDE", ""))),
+      as(p(sql.replace("$EXCLUDE", "AND rowid NOT IN (SELECT file_id FROM temp.fired_entries)"))),
+    ];
     this.#sql = {
       count: p(
-        "SELECT count(*) FROM (SELECT 1 FROM entry_text WHERE entry_text MATCH ? LIMIT ?)",
-      ).pluck(),
-      countExcluding: p(
-        `SELECT count(*) FROM (SELECT 1 FROM entry_text WHERE entry_text MATCH @expr AND ${notExcluded} LIMIT @limit)`,
-      ).pluck(),
-      ranked: p(
-        `SELECT rowid, bm25(entry_text, ${SUMMARY_WEIGHT}.0, 1.0) AS bm25 FROM entry_text
-         WHERE entry_text MATCH @expr AND ${notExcluded}
-         ORDER BY bm25, rowid LIMIT @limit`,
+        "SELECT count(*), max(rowid) FROM (SELECT rowid FROM entry_text WHERE entry_text MATCH ? LIMIT ?)",
       ).raw(),
-      rowids: p(
-        `SELECT rowid FROM entry_text WHERE entry_text MATCH @expr AND ${notExcluded}
-         LIMIT @limit OFFSET @offset`,
+      entriesUpTo: p(
+        "SELECT count(*) FROM (SELECT 1 FROM entries WHERE file_id <= ? LIMIT ?)",
       ).pluck(),
+      countMatches: both(
+        "SELECT count(*) FROM (SELECT 1 FROM entry_text WHERE entry_text MATCH @expr $EXCLUDE LIMIT @limit)",
+        (s) => s.pluck(),
+      ),
+      ranked: both(
+        `SELECT rowid, bm25(entry_text, ${SUMMARY_WEIGHT}.0, 1.0) AS bm25 FROM entry_text
+         WHERE entry_text MATCH @expr $EXCLUDE ORDER BY bm25, rowid LIMIT @limit`,
+        (s) => s.raw(),
+      ),
+      rowids: both(
+        "SELECT rowid FROM entry_text WHERE entry_text MATCH @expr $EXCLUDE LIMIT @limit OFFSET @offset",
+        (s) => s.pluck(),
+      ),
       matching: p(
         "SELECT rowid FROM entry_text WHERE entry_text MATCH ? AND rowid IN (SELECT value FROM json_each(?))",
       ).pluck(),
@@ -119,6 +137,7 @@ export class TextSearch {
     if (words.length === 0) {
       return { rows: [], total: 0, totalExact: true, alsoText: new Set(), mode: "ranked" };
     }
+    this.#dropCommon(words, options.budget);
     words.sort((a, b) => a.count - b.count);
     const active: Word[] = [];
     let sum = 0;
@@ -129,10 +148,8 @@ export class TextSearch {
     }
     const ranked = active.length > 0;
     const expr = (ranked ? active : words).map((word) => word.fts).join(" OR ");
-    const exclude = JSON.stringify([...options.exclude]);
-    const page = ranked
-      ? this.#ranked(expr, exclude, options)
-      : this.#broad(expr, exclude, options);
+    const v = options.excludeFired ? 1 : 0;
+    const page = ranked ? this.#ranked(expr, v, options) : this.#broad(expr, v, options);
     const alsoText =
       options.check.length === 0
         ? new Set<number>()
@@ -140,39 +157,53 @@ export class TextSearch {
     return { ...page, alsoText, mode: ranked ? "ranked" : "broad" };
   }
 
+  /**
+   * Drops, in place, the words found in over half of the entries (see the module header),
+   * unless all are; only words matching more than `budget` entries are looked at.
+   */
+  #dropCommon(words: Word[], budget: number): void {
+    if (words.length < 2 || words.every((word) => word.count <= budget)) return;
+    const common = words.map(
+      (word) =>
+        word.count > budget &&
+        (this.#sql.entriesUpTo.get(word.last, 2 * word.count) as number) < 2 * word.count,
+    );
+    if (common.every(Boolean)) return;
+    for (let i = words.length - 1; i >= 0; i--) if (common[i]) words.splice(i, 1);
+  }
+
   /** The FTS5 expression of a term and its (capped) count; prefixes are expanded. */
   #resolve(term: QueryTerm, budget: number): Word | undefined {
+    let fts = term.fts;
     if (term.prefix && term.stems.length === 1) {
       const prefix = term.stems[0] as string;
       const found = this.#sql.terms.all(prefix, `${prefix}\u{10ffff}`) as [string, number][];
       const top = found
         .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-        .slice(0, MAX_EXPANSIONS);
+        .slice(0, MAX_EXPANSIONS)
+        .map(([text]) => quote(text));
       if (top.length === 0) return undefined;
-      const quoted = top.map(([text]) => quote(text));
-      return {
-        fts: quoted.length === 1 ? (quoted[0] as string) : `(${quoted.join(" OR ")})`,
-        count: top.reduce((total, [, doc]) => total + doc, 0),
-      };
+      fts = top.length === 1 ? (top[0] as string) : `(${top.join(" OR ")})`;
     }
-    return { fts: term.fts, count: this.#sql.count.get(term.fts, budget + 1) as number };
+    const [count, last] = this.#sql.count.get(fts, budget + 1) as [number, number | null];
+    return { fts, count, last: last ?? 0 };
   }
 
   #ranked(
     expr: string,
-    exclude: string,
+    v: 0 | 1,
     options: TextPageOptions,
   ): Pick<TextPage, "rows" | "total" | "totalExact"> {
     const need = options.offset + options.limit;
     if (options.limit === 0) {
-      const total = this.#sql.countExcluding.get({ expr, exclude, limit: options.budget + 1 });
+      const total = this.#sql.countMatches[v].get({ expr, limit: options.budget + 1 });
       return { rows: [], total: total as number, totalExact: true };
     }
     let rows: [number, number][] = [];
     // Fetch one row past the page; while the last rows tie, fetch more, so that a tie group
     // crossing the page boundary is ordered by entry id whole.
     for (let limit = need + 1; ; limit *= 2) {
-      rows = this.#sql.ranked.all({ expr, exclude, limit }) as [number, number][];
+      rows = this.#sql.ranked[v].all({ expr, limit }) as [number, number][];
       const last = rows.length - 1;
       if (
         rows.length < limit ||
@@ -184,7 +215,7 @@ export class TextSearch {
     const total =
       rows.length <= need
         ? rows.length
-        : (this.#sql.countExcluding.get({ expr, exclude, limit: options.budget + 1 }) as number);
+        : (this.#sql.countMatches[v].get({ expr, limit: options.budget + 1 }) as number);
     return {
       rows: rows
         .slice(options.offset, need)
@@ -217,33 +248,31 @@ export class TextSearch {
 
   #broad(
     expr: string,
-    exclude: string,
+    v: 0 | 1,
     options: TextPageOptions,
   ): Pick<TextPage, "rows" | "total" | "totalExact"> {
     const { offset, limit } = options;
     const inSummary = `{summary} : (${expr})`;
     // How many summary matches there are, up to the end of this page.
-    const summaries = this.#sql.countExcluding.get({
+    const summaries = this.#sql.countMatches[v].get({
       expr: inSummary,
-      exclude,
       limit: offset + limit,
     }) as number;
     let rows: number[] = [];
     if (offset < summaries) {
-      rows = this.#sql.rowids.all({ expr: inSummary, exclude, limit, offset }) as number[];
+      rows = this.#sql.rowids[v].all({ expr: inSummary, limit, offset }) as number[];
     }
     if (rows.length < limit && summaries < offset + limit) {
       rows = rows.concat(
-        this.#sql.rowids.all({
+        this.#sql.rowids[v].all({
           expr: `(${expr}) NOT ${inSummary}`,
-          exclude,
           limit: limit - rows.length,
           offset: Math.max(0, offset - summaries),
         }) as number[],
       );
     }
     const cap = options.totalCap;
-    const count = this.#sql.countExcluding.get({ expr, exclude, limit: cap + 1 }) as number;
+    const count = this.#sql.countMatches[v].get({ expr, limit: cap + 1 }) as number;
     return {
       rows: rows.map((fileId) => ({ fileId, score: 0 })),
       total: Math.min(count, cap),

@@ -3,16 +3,30 @@ import { basename, dirname, join, resolve } from "node:path";
 import { type GitCliRepo, openGitRepo } from "../adapters/git-cli/git-cli-repo.js";
 import { indexSummary } from "../cli/index-summary.js";
 import type { ParseResult } from "../core/entry.js";
+import type { KnowledgeRoot } from "../core/knowledge-roots.js";
 import type { Lang } from "../core/localized-text.js";
 import { isLoreError } from "../core/lore-error.js";
 import { parseEntry } from "../core/parse-entry.js";
+import { resolveRoot } from "../core/root-resolution.js";
 import { type EntryIndex, openIndex } from "../index/entry-index.js";
 import type { KnowledgePort, RecallArgs } from "../mcp/knowledge-port.js";
 import { type EntryView, getEntry } from "../services/get-entry.js";
 import { indexFolder } from "../services/index-folder.js";
 import type { IndexProgress, IndexReport } from "../services/index-knowledge.js";
 import { indexRepository } from "../services/index-repo.js";
+import { indexRoots, type RootIndexRun } from "../services/index-roots.js";
+import {
+  type ReadFileAnswer,
+  type ReadFileInput,
+  readKnowledgeFile,
+  type WriteFileAnswer,
+  type WriteFileInput,
+  writeKnowledgeFile,
+} from "../services/knowledge-files.js";
 import { type RecallAnswer, recall } from "../services/recall.js";
+import { recallInRoot, withRoots } from "../services/recall-roots.js";
+import { type RootsStatusAnswer, rootsStatus } from "../services/roots-status.js";
+import { type RouteContextAnswer, routeContext } from "../services/route-context.js";
 import type { LoreSettings } from "./load-config.js";
 
 /** Options of {@link composeLore}. */
@@ -57,16 +71,45 @@ export interface Lore {
    * Never throws: a failing path is logged and the others go on.
    */
   indexAll(targets: readonly string[]): Promise<void>;
-  /** Recall with the configured user (counts shown). */
+  /**
+   * Recall with the configured user (counts shown); hits from a knowledge root carry `root`;
+   * `knowledge_root_id` restricts the hits to that root's notes (issue 3).
+   * @throws LoreError as `recall`, and `unknown_root`, `no_primary_root`.
+   */
   recall(args: RecallArgs): RecallAnswer;
+  /** The configured knowledge roots (issue 3); empty without `[knowledge]`. */
+  readonly roots: readonly KnowledgeRoot[];
+  /**
+   * Indexes the notes of every root (see `services/index-roots.ts`), so recall finds them.
+   * A missing root folder is reported in its run and does not stop the others.
+   */
+  indexRoots(): Promise<RootIndexRun[]>;
+  /** `read_file` (see `services/knowledge-files.ts`). */
+  readFile(input: ReadFileInput, options?: RootAccessOptions): Promise<ReadFileAnswer>;
+  /** `write_file`: primary only (see `services/knowledge-files.ts`). */
+  writeFile(input: WriteFileInput, options?: RootAccessOptions): Promise<WriteFileAnswer>;
+  /** `route_context` (see `services/route-context.ts`). */
+  routeContext(query: string): Promise<RouteContextAnswer>;
+  /** `status` of the roots (see `services/roots-status.ts`). */
+  status(): Promise<RootsStatusAnswer>;
   /** The whole entry with the configured user (counts a read). */
   open(id: string): EntryView;
   /** Strict parse of a text as an entry file. */
   check(text: string, path?: string): ParseResult;
-  /** The MCP tools' port; `ready` is what the tools await (start-up indexing). */
-  port(ready?: Promise<void>): KnowledgePort;
+  /**
+   * The MCP tools' port; `ready` is what the tools await (start-up indexing). With
+   * `remote: true` (`lore serve`) a `knowledge_path` is accepted only when it is one of
+   * the configured roots.
+   */
+  port(ready?: Promise<void>, options?: RootAccessOptions): KnowledgePort;
   /** Closes the index. Idempotent. */
   close(): Promise<void>;
+}
+
+/** How a caller reaches the roots. */
+export interface RootAccessOptions {
+  /** True for remote callers (HTTP): no `knowledge_path` outside the configured roots. */
+  remote?: boolean;
 }
 
 /**
@@ -86,6 +129,11 @@ export async function composeLore(
   mkdirSync(dirname(settings.database), { recursive: true });
   const index: EntryIndex = openIndex(settings.database);
   const { user, lang } = settings;
+  const roots: readonly KnowledgeRoot[] = settings.roots ?? [];
+  const rootsCtx = (options: RootAccessOptions = {}) => ({
+    roots,
+    allowUnconfiguredPath: options.remote !== true,
+  });
   let closed = false;
 
   const indexTarget = (target: string, opts: IndexTargetOptions = {}) =>
@@ -94,6 +142,12 @@ export async function composeLore(
   const lore: Lore = {
     settings,
     index: indexTarget,
+    roots,
+    indexRoots: () => indexRoots(index, roots),
+    readFile: (input, options) => readKnowledgeFile(rootsCtx(options), input),
+    writeFile: (input, options) => writeKnowledgeFile(rootsCtx(options), input),
+    routeContext: (query) => routeContext(rootsCtx(), query),
+    status: () => rootsStatus(roots, lang),
     async indexAll(targets) {
       for (const target of targets) {
         try {
@@ -105,13 +159,29 @@ export async function composeLore(
           log(`lore: ${basename(target)}: ${text}`);
         }
       }
+      if (roots.length > 0) await logRootRuns(lore, log, lang);
     },
-    recall: (args) => recall(index, { ...args, user }),
+    recall: ({ knowledge_root_id, ...args }) => {
+      if (knowledge_root_id === undefined || knowledge_root_id.trim() === "") {
+        return withRoots(recall(index, { ...args, user }));
+      }
+      const root = resolveRoot(roots, { knowledge_root_id });
+      return recallInRoot(index, { ...args, user, root: root.id });
+    },
     open: (id) => getEntry(index, id, user),
     check: (text, path) =>
       parseEntry(text, path === undefined ? { mode: "strict" } : { mode: "strict", path }),
-    port(ready = Promise.resolve()) {
-      return { ready, recall: lore.recall, open: lore.open, check: lore.check };
+    port(ready = Promise.resolve(), options = {}) {
+      return {
+        ready,
+        recall: lore.recall,
+        open: lore.open,
+        check: lore.check,
+        readFile: (input) => lore.readFile(input, options),
+        writeFile: (input) => lore.writeFile(input, options),
+        routeContext: lore.routeContext,
+        status: lore.status,
+      };
     },
     async close() {
       if (closed) return;
@@ -120,6 +190,31 @@ export async function composeLore(
     },
   };
   return lore;
+}
+
+/** Indexes the roots' notes and logs one line per root (never throws). */
+async function logRootRuns(lore: Lore, log: (line: string) => void, lang: Lang): Promise<void> {
+  try {
+    for (const run of await lore.indexRoots()) {
+      if (!run.exists) {
+        log(
+          lang === "ru"
+            ? `lore: корень ${run.root}: нет папки knowledge/; пропущен (lore doctor)`
+            : `lore: root ${run.root}: no knowledge/ folder; skipped (see lore doctor)`,
+        );
+        continue;
+      }
+      const changed = run.entries + run.notes;
+      log(
+        lang === "ru"
+          ? `lore: корень ${run.root}: заметок проиндексировано ${changed}, без изменений ${run.unchanged}, удалено ${run.removed}`
+          : `lore: root ${run.root}: ${changed} note(s) indexed, ${run.unchanged} unchanged, ${run.removed} removed`,
+      );
+    }
+  } catch (error) {
+    const text = isLoreError(error) ? `${error.text[lang]} [${error.code}]` : String(error);
+    log(`lore: roots: ${text}`);
+  }
 }
 
 const hasKnowledgeFolder = (dir: string) => existsSync(join(dir, ".gitriver", "knowledge"));

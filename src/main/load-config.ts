@@ -7,6 +7,7 @@ import {
   formatConfigProblem,
   parseConfig,
 } from "../core/config.js";
+import { isWindowsDrivePath, type KnowledgeRoot, listRoots } from "../core/knowledge-roots.js";
 import { type Lang, pickLang } from "../core/localized-text.js";
 import { LoreError } from "../core/lore-error.js";
 
@@ -30,8 +31,13 @@ export interface LoreSettings {
   repos: string[];
   /** `lore serve` address. Defaults `127.0.0.1`, `7377`. */
   server: { host: string; port: number };
-  /** The `[knowledge]` table as written (issue 3; not interpreted yet). */
-  knowledge?: Record<string, unknown>;
+  /**
+   * The knowledge roots of `[knowledge]` (issue 3): primary, named, read-only, in that
+   * order; absent when the file has no `[knowledge]` table. Paths: `~` expanded, relative
+   * ones against the config file's folder; a Windows drive path (`D:/x`, `D:\x`) is kept as
+   * written on other systems (where it never exists: `lore doctor` reports it).
+   */
+  roots?: KnowledgeRoot[];
 }
 
 /** Options of {@link loadSettings}. */
@@ -120,8 +126,22 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoreSettings {
       port: file.server?.port ?? CONFIG_DEFAULTS.port,
     },
   };
-  if (file.knowledge !== undefined) settings.knowledge = file.knowledge;
+  if (file.knowledge !== undefined) {
+    settings.roots = listRoots(file.knowledge, (path) => rootPath(path, base, env));
+  }
   return settings;
+}
+
+/**
+ * Resolves a root's path as written in the configuration (see {@link LoreSettings.roots}).
+ *
+ * @param path - as written.
+ * @param base - the config file's folder.
+ * @param env - for `HOME`.
+ */
+export function rootPath(path: string, base: string, env: LoreEnv): string {
+  if (isWindowsDrivePath(path) && process.platform !== "win32") return path;
+  return resolve(base, expandHome(path, env));
 }
 
 function isFile(path: string): boolean {
@@ -140,6 +160,16 @@ function expandHome(path: string, env: LoreEnv): string {
   if (path === "~") return home(env);
   if (path.startsWith("~/") || path.startsWith("~\\")) return join(home(env), path.slice(2));
   return path;
+}
+
+/**
+ * The user's configuration file, `$XDG_CONFIG_HOME/lore/lore.toml` (default
+ * `~/.config/lore/lore.toml`), whether it exists or not: where `lore init --notes` writes.
+ *
+ * @param env - the environment. Default: `process.env`.
+ */
+export function userConfigPath(env: LoreEnv = process.env): string {
+  return join(configHome(env), "lore", "lore.toml");
 }
 
 function configHome(env: LoreEnv): string {

@@ -61,10 +61,15 @@ describe("tool list", () => {
       "knowledge_recall",
       "knowledge_open",
       "knowledge_check",
+      "knowledge_read_file",
+      "knowledge_write_file",
+      "knowledge_route_context",
+      "knowledge_status",
     ]);
     for (const tool of tools) {
       expect(tool.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
-      expect(tool.annotations?.readOnlyHint).toBe(true);
+      // Every tool but write_file only reads (issue 3: write_file writes the primary root).
+      expect(tool.annotations?.readOnlyHint).toBe(tool.name !== "knowledge_write_file");
       expect(tool.description).not.toMatch(/knowledge\.\w/);
       await expect(JSON.stringify(tool, null, 2)).toMatchFileSnapshot(
         `./__toolsnaps__/${tool.name}.snap`,
@@ -80,6 +85,10 @@ describe("tool list", () => {
       "knowledge.recall",
       "knowledge.open",
       "knowledge.check",
+      "knowledge.read_file",
+      "knowledge.write_file",
+      "knowledge.route_context",
+      "knowledge.status",
     ]);
     const recall = tools.find((t) => t.name === "knowledge.recall");
     expect(recall?.description).toContain("knowledge.open");

@@ -1,6 +1,14 @@
 import type { ParseResult } from "../core/entry.js";
 import type { EntryView } from "../services/get-entry.js";
+import type {
+  ReadFileAnswer,
+  ReadFileInput,
+  WriteFileAnswer,
+  WriteFileInput,
+} from "../services/knowledge-files.js";
 import type { RecallAnswer } from "../services/recall.js";
+import type { RootsStatusAnswer } from "../services/roots-status.js";
+import type { RouteContextAnswer } from "../services/route-context.js";
 
 /** Arguments of a recall, as the tool receives them (issue 2 §4). */
 export interface RecallArgs {
@@ -8,6 +16,8 @@ export interface RecallArgs {
   tool?: string;
   limit?: number;
   cursor?: string;
+  /** Only the notes of this knowledge root (issue 3); case-insensitive. */
+  knowledge_root_id?: string;
 }
 
 /**
@@ -33,4 +43,19 @@ export interface KnowledgePort {
   open(id: string): Promise<EntryView> | EntryView;
   /** Strict parse of a text as an entry file (pure). */
   check(text: string, path?: string): ParseResult;
+  /**
+   * Reads a file of a knowledge root (issue 3).
+   * @throws LoreError `root_args_conflict`, `unknown_root`, `no_primary_root`,
+   *   `root_not_configured`, `path_outside_root`, `root_missing`, `path_not_found`.
+   */
+  readFile(input: ReadFileInput): Promise<ReadFileAnswer>;
+  /**
+   * Writes a file of the primary root (issue 3).
+   * @throws LoreError `read_only_root`, `file_exists`, `path_outside_root`, and as readFile.
+   */
+  writeFile(input: WriteFileInput): Promise<WriteFileAnswer>;
+  /** Hot sections and the roots overlay for a query (issue 3). @throws `empty_query`, `no_primary_root`. */
+  routeContext(query: string): Promise<RouteContextAnswer>;
+  /** The roots with their state (issue 3). */
+  status(): Promise<RootsStatusAnswer>;
 }

@@ -20,6 +20,17 @@ function nextStep(code: ErrorCode, names: ToolNames): string {
     case "invalid_input":
     case "invalid_entry":
       return "Fix the arguments as the message says and call again.";
+    case "federation_disabled":
+      return "Tell the user which setting the message names; the other Lore tools keep working.";
+    case "project_unknown":
+      return `Call ${names.projectsSync} (or check the name with ${names.projectsStatus}), then ask again.`;
+    case "page_not_found":
+      return `Take a slug from ${names.askProjects} or ${names.wikiSearch}; if nobody has the page, ask a project to write it with ${names.createTask}.`;
+    case "invalid_slug":
+      return "Pass the slug as `type/name` (e.g. `concepts/foo`), relative, without `..`.";
+    case "fetch_failed":
+    case "forge_unavailable":
+      return "The forge did not answer; try again later, or go on without this page.";
     case "git_failed":
     case "index_failed":
     case "internal":

@@ -10,6 +10,22 @@ export interface ToolNames {
   recall: string;
   open: string;
   check: string;
+  /** Knowledge roots (issue 3, seed 003). */
+  readFile: string;
+  writeFile: string;
+  routeContext: string;
+  status: string;
+  /** Federation (issue 4, seeds 000/001): the shared wiki, other projects, tasks. */
+  wikiSearch: string;
+  wikiGet: string;
+  askProjects: string;
+  getFrom: string;
+  ingest: string;
+  suggestPromote: string;
+  promote: string;
+  createTask: string;
+  projectsSync: string;
+  projectsStatus: string;
 }
 
 /**
@@ -23,6 +39,20 @@ export function toolNames(style: ToolNameStyle = "underscore"): ToolNames {
     recall: `knowledge${sep}recall`,
     open: `knowledge${sep}open`,
     check: `knowledge${sep}check`,
+    readFile: `knowledge${sep}read_file`,
+    writeFile: `knowledge${sep}write_file`,
+    routeContext: `knowledge${sep}route_context`,
+    status: `knowledge${sep}status`,
+    wikiSearch: `knowledge${sep}search`,
+    wikiGet: `knowledge${sep}get`,
+    askProjects: `knowledge${sep}ask_projects`,
+    getFrom: `knowledge${sep}get_from`,
+    ingest: `knowledge${sep}ingest`,
+    suggestPromote: `knowledge${sep}suggest_promote`,
+    promote: `knowledge${sep}promote`,
+    createTask: `tasks${sep}create`,
+    projectsSync: `projects${sep}sync`,
+    projectsStatus: `projects${sep}status`,
   };
 }
 

@@ -14,6 +14,11 @@ export interface RecallHit {
   repo: string;
   /** The file's path in the repository. */
   path: string;
+  /**
+   * The knowledge root the hit comes from (`group`, `primary`, …), for notes of a root
+   * (issue 3); absent for entries of a repository.
+   */
+  root?: string;
   /** The display fragment (≤ 512 bytes). */
   summary: string;
   origin: Origin;

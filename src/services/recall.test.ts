@@ -153,6 +153,23 @@ describe("recall by contract", () => {
     expect(recall(index, { query: "ошибка развертывания", user: "u" }).hits[0]?.id).toBe(unfold);
   });
 
+  it("fires a word of several tokens only on the contiguous sequence", () => {
+    const id = put("Server hooks", [onQuery("pre-receive hook", "hooks")]);
+    const both = recall(index, { query: "the pre-receive hook failed", user: "u" });
+    expect(both.hits[0]).toMatchObject({
+      id,
+      why: [
+        { kind: "on_query", word: "hooks" },
+        { kind: "on_query", word: "pre-receive hook" },
+        { kind: "text" },
+      ],
+      score: 2,
+    });
+    const one = recall(index, { query: "hook pre-receive", user: "u" });
+    expect(one.hits[0]?.why).toEqual([{ kind: "on_query", word: "hooks" }, { kind: "text" }]);
+    expect(recall(index, { query: "receive", user: "u" }).hits).toEqual([]);
+  });
+
   it("merges why for an entry matching both contract and text", () => {
     const id = put("Deploy with care: deploys break on Fridays.", [onQuery("deploy")]);
     const answer = recall(index, { query: "deploy", user: "u" });
@@ -197,7 +214,12 @@ describe("recall by contract", () => {
     const first = recall(index, { query: "deploy", limit: 1, user: "u" });
     expect(first.hits.map((h) => h.id)).toEqual([hit]);
     expect(first.total).toBe(2);
-    const second = recall(index, { query: "deploy", limit: 1, cursor: first.next_cursor ?? "", user: "u" });
+    const second = recall(index, {
+      query: "deploy",
+      limit: 1,
+      cursor: first.next_cursor ?? "",
+      user: "u",
+    });
     expect(second.hits.map((h) => h.id)).toEqual([text]);
     expect(second.next_cursor).toBeNull();
   });

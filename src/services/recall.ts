@@ -5,7 +5,6 @@
 import type { MatchReason } from "../core/contract-match.js";
 import { LoreError } from "../core/lore-error.js";
 import { parseSearchQuery, type SearchQuery } from "../core/search-query.js";
-import type { ContractHit } from "../index/contract-lookup.js";
 import type { EntryIndex } from "../index/entry-index.js";
 import {
   checkLimit,
@@ -69,12 +68,16 @@ export function recall(index: EntryIndex, input: RecallInput): RecallAnswer {
   ]);
   const offset = decodeCursor(input.cursor, key);
 
-  const contract = index.contracts.find({
+  const match = {
     ...(query === undefined ? {} : { stems: query.stems }),
     ...(tool === undefined ? {} : { tool }),
-  });
-  contract.sort(byFiredThenId);
-  const pageContract = contract.slice(offset, offset + limit);
+  };
+  const fired = index.contracts.fire(match);
+  const pageContract = index.contracts.page(offset, limit);
+  const reasons = index.contracts.reasons(
+    pageContract.map((hit) => hit.fileId),
+    match,
+  );
   const textLimit = limit - pageContract.length;
   let textRows: { fileId: number; score: number }[] = [];
   let textTotal = 0;
@@ -82,11 +85,11 @@ export function recall(index: EntryIndex, input: RecallInput): RecallAnswer {
   let alsoText = new Set<number>();
   if (query !== undefined) {
     const text = index.text.page(query.terms, {
-      offset: Math.max(0, offset - contract.length),
+      offset: Math.max(0, offset - fired),
       limit: textLimit,
       budget: RECALL_TEXT_BUDGET,
       totalCap: RECALL_TOTAL_CAP,
-      exclude: new Set(contract.map((hit) => hit.fileId)),
+      excludeFired: fired > 0,
       check: pageContract.map((hit) => hit.fileId),
     });
     textRows = text.rows;
@@ -103,10 +106,10 @@ export function recall(index: EntryIndex, input: RecallInput): RecallAnswer {
   for (const hit of pageContract) {
     const record = records.get(hit.fileId);
     if (record === undefined) continue;
-    const why: MatchReason[] = [...hit.reasons];
+    const why: MatchReason[] = [...(reasons.get(hit.fileId) ?? [])];
     if (alsoText.has(hit.fileId)) why.push({ kind: "text" });
     const { id, repo, path, summary, origin } = record;
-    hits.push({ id, repo, path, summary, origin, why, score: hit.reasons.length });
+    hits.push({ id, repo, path, summary, origin, why, score: hit.fired });
   }
   for (const row of textRows) {
     const record = records.get(row.fileId);
@@ -114,7 +117,7 @@ export function recall(index: EntryIndex, input: RecallInput): RecallAnswer {
     const { id, repo, path, summary, origin } = record;
     hits.push({ id, repo, path, summary, origin, why: [{ kind: "text" }], score: row.score });
   }
-  const total = contract.length + textTotal;
+  const total = fired + textTotal;
   const listed = offset + hits.length;
   const answer = fitPage(hits, {
     offset,
@@ -144,9 +147,4 @@ function parseOptionalQuery(query: string | undefined, hasTool: boolean): Search
     if (hasTool && error instanceof LoreError && error.code === "empty_query") return undefined;
     throw error;
   }
-}
-
-function byFiredThenId(a: ContractHit, b: ContractHit): number {
-  if (a.reasons.length !== b.reasons.length) return b.reasons.length - a.reasons.length;
-  return a.entryId < b.entryId ? -1 : a.entryId > b.entryId ? 1 : 0;
 }

@@ -49,7 +49,7 @@ export function search(index: EntryIndex, input: SearchInput): HitPage {
     limit,
     budget: SEARCH_TEXT_BUDGET,
     totalCap: SEARCH_TOTAL_CAP,
-    exclude: new Set(),
+    excludeFired: false,
     check: [],
   });
   const records = index.hitRecords(text.rows.map((row) => row.fileId));

@@ -94,6 +94,10 @@ describe("lore mcp over stdio", () => {
         "knowledge.recall",
         "knowledge.open",
         "knowledge.check",
+        "knowledge.read_file",
+        "knowledge.write_file",
+        "knowledge.route_context",
+        "knowledge.status",
       ]);
       const result = await client.callTool({
         name: "knowledge.recall",

@@ -75,6 +75,10 @@ describe("lore serve", () => {
         "knowledge_recall",
         "knowledge_open",
         "knowledge_check",
+        "knowledge_read_file",
+        "knowledge_write_file",
+        "knowledge_route_context",
+        "knowledge_status",
       ]);
       const result = await client.callTool({
         name: "knowledge_recall",

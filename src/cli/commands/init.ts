@@ -1,12 +1,14 @@
 import { readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { userConfigPath } from "../../main/load-config.js";
 import { atMostPositionals, stringOption } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
+import { initNotes } from "../init-notes.js";
 import { displayPath, KNOWLEDGE_DIR, projectRoot } from "../project-root.js";
 import { writeNewEntry } from "./new.js";
 
-const USAGE = "lore init [--dir D]";
+const USAGE = "lore init [--dir D] | lore init --notes PATH";
 
 const WELCOME_BODY = `Team knowledge lives in .gitriver/knowledge/: one markdown file per entry, reviewed and merged like code.
 
@@ -43,14 +45,38 @@ export const initCommand: Command = {
     "wrote. Does nothing when the folder already holds entries. Writes no lore.toml: the",
     "defaults need none.",
     "",
+    "With --notes PATH it creates a primary knowledge root instead (issue 3): PATH/knowledge/",
+    "with the registry example, the hot-section example and work/local/README.md, and",
+    "PATH/agent-notes.md with the knowledge-roots-routing-v1 section (existing files are",
+    "kept); then it records [knowledge] primary = '<PATH>' in --config FILE, else",
+    "$XDG_CONFIG_HOME/lore/lore.toml (created, or appended to when it has no [knowledge]).",
+    "",
     "Options:",
-    "  --dir D   the repository or folder to set up (default: the current one)",
+    "  --dir D       the repository or folder to set up (default: the current one)",
+    "  --notes PATH  create a primary knowledge root at PATH",
     "",
     "Exit codes: 0 done, 2 invalid input.",
   ].join("\n"),
-  options: { dir: { type: "string" } },
+  options: { dir: { type: "string" }, notes: { type: "string" } },
   async run(ctx, args) {
     atMostPositionals(args, 0, USAGE);
+    const notes = stringOption(args, "notes");
+    if (notes !== undefined) {
+      const config = stringOption(args, "config");
+      const target = config === undefined ? userConfigPath() : resolve(ctx.cwd, config);
+      const result = await initNotes(notes, ctx.cwd, target);
+      for (const file of result.written) ctx.out(displayPath(ctx.cwd, file));
+      ctx.err(
+        result.config === null
+          ? ctx.lang === "ru"
+            ? `в ${target} уже есть [knowledge]; не изменён — добавьте primary = '${result.root}' сами`
+            : `${target} already has [knowledge]; left alone — set primary = '${result.root}' there`
+          : ctx.lang === "ru"
+            ? `записано в ${result.config}: [knowledge] primary = '${result.root}'`
+            : `recorded in ${result.config}: [knowledge] primary = '${result.root}'`,
+      );
+      return EXIT_CODES.ok;
+    }
     const dirOption = stringOption(args, "dir");
     const root = dirOption ? resolve(ctx.cwd, dirOption) : projectRoot(ctx.cwd);
     const folder = join(root, KNOWLEDGE_DIR);

@@ -6,7 +6,7 @@ import { flag, intOption, printJson, stringOption } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
 
-const USAGE = "lore recall <query…> [--tool NAME] [--limit N] [--cursor C] [--json]";
+const USAGE = "lore recall <query…> [--tool NAME] [--limit N] [--cursor C] [--root ID] [--json]";
 
 type Hit = RecallAnswer["hits"][number];
 
@@ -36,7 +36,7 @@ export function printRecall(
 ): void {
   answer.hits.forEach((hit, i) => {
     out(`${i + 1}. ${hit.summary}`);
-    out(`   ${hit.id}  ${hit.path}`);
+    out(`   ${hit.id}  ${hit.root === undefined ? "" : `[${hit.root}] `}${hit.path}`);
     out(`   ${lang === "ru" ? "почему" : "why"}: ${whyText(hit)}  score ${hit.score.toFixed(2)}`);
   });
   if (answer.hits.length === 0) out(lang === "ru" ? "ничего не найдено" : "nothing found");
@@ -69,6 +69,7 @@ export const recallCommand: Command = {
     "  --tool NAME   the tool an agent is about to call (on_tool contracts)",
     "  --limit N     most hits (default 10)",
     "  --cursor C    the next page (`next_cursor` of the previous answer)",
+    "  --root ID     only the notes of this knowledge root (group, public, primary …)",
     "  --json        print {hits, total, next_cursor}",
     "",
     "Exit codes: 0 answered (even with no hit), 2 empty query or bad option.",
@@ -77,6 +78,7 @@ export const recallCommand: Command = {
     tool: { type: "string" },
     limit: { type: "string" },
     cursor: { type: "string" },
+    root: { type: "string" },
     json: { type: "boolean" },
   },
   async run(ctx, args) {
@@ -89,8 +91,12 @@ export const recallCommand: Command = {
     if (limit !== undefined) input.limit = limit;
     const cursor = stringOption(args, "cursor");
     if (cursor !== undefined) input.cursor = cursor;
+    const root = stringOption(args, "root");
+    if (root !== undefined) input.knowledge_root_id = root;
     if (input.query === undefined && input.tool === undefined) throw new LoreError("empty_query");
     const lore = await ctx.openLore();
+    // The roots' notes change on disk between runs: bring them up to date first (issue 3).
+    if (lore.roots.length > 0) await lore.indexRoots();
     const answer = await lore.recall(input);
     if (flag(args, "json")) printJson(ctx.out, answer);
     else printRecall(answer, ctx.out, ctx.lang);

@@ -53,7 +53,8 @@ export const serveCommand: Command = {
       host,
       port,
       createServer: () =>
-        createMcpServer(lore.port(ready), {
+        // Remote callers: a knowledge_path must be a configured root (issue 3).
+        createMcpServer(lore.port(ready, { remote: true }), {
           toolNames: style,
           lang: ctx.lang,
           version: ctx.version,

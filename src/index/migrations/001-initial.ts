@@ -10,7 +10,8 @@
  *   tokenizer splits only on spaces, since Lore tokenises itself. Its rowid is
  *   `files.file_id`. `entry_terms`: its vocabulary (for prefix queries).
  * - `contract_words`, `contract_tools`: lookup tables for contracts, filled only for
- *   reachable entries: an `on_query` word by the stem of its first token, an `on_tool` name
+ *   reachable entries: an `on_query` word by the stem of its first token (`stems` holds the
+ *   whole stem sequence of a word of several tokens, NULL for one token), an `on_tool` name
  *   exactly; each row repeats the entry id so a lookup needs no join.
  * - `counters`: shown and read per user per entry id, with first and last times (ms since
  *   the epoch); keyed by id, not file, so counts survive renames and re-indexing.
@@ -50,7 +51,7 @@ CREATE TABLE contract_words (
   file_id    INTEGER NOT NULL REFERENCES entries (file_id) ON DELETE CASCADE,
   entry_id   TEXT NOT NULL,
   word       TEXT NOT NULL,
-  stems      TEXT NOT NULL,
+  stems      TEXT,
   PRIMARY KEY (first_stem, file_id, word)
 ) WITHOUT ROWID;
 CREATE INDEX contract_words_by_file ON contract_words (file_id);

@@ -19,6 +19,12 @@ export const recallOutput = {
         id: z.string().describe("Entry id; pass it to the open tool."),
         repo: z.string(),
         path: z.string(),
+        root: z
+          .string()
+          .optional()
+          .describe(
+            "The knowledge root of a note (`group`, `primary`, …); read it with read_file.",
+          ),
         summary: z.string().describe("The entry's first thought, at most 512 bytes."),
         origin: z.enum(["human", "agent"]),
         why: z.array(why).describe("Why it matched: an on_query word, the on_tool name, or text."),

@@ -39,7 +39,8 @@ export function registerRecallTool(
         "`tool`: entries whose contract names a word of the query or the tool come first, then " +
         "full-text matches. Returns summaries only — id, path, summary, why it matched, score — " +
         `at most \`limit\`, with \`total\` and \`next_cursor\`. Call ${names.open} with an id to ` +
-        "read an entry whole. Give `query`, `tool`, or both.",
+        "read an entry whole. Give `query`, `tool`, or both. Hits from a knowledge root's notes " +
+        `carry \`root\`: read those with ${names.readFile}(path, knowledge_root_id=root).`,
       inputSchema: {
         query: z
           .string(coded("invalid_input", "`query` must be a string"))
@@ -72,6 +73,14 @@ export function registerRecallTool(
           )
           .optional()
           .describe("`next_cursor` of a previous answer, to get the next page of the same query."),
+        knowledge_root_id: z
+          .string(coded("invalid_input", "`knowledge_root_id` must be a root id string"))
+          .max(100, coded("invalid_input", "`knowledge_root_id` is too long for a root id"))
+          .optional()
+          .describe(
+            "Only the notes of this knowledge root (`group`, `public`, `primary`, …; any case). " +
+              "Leave out to search entries and every root.",
+          ),
       },
       outputSchema: recallOutput,
       annotations: {
@@ -90,6 +99,7 @@ export function registerRecallTool(
         if (args.tool !== undefined) input.tool = args.tool;
         if (args.limit !== undefined) input.limit = args.limit;
         if (args.cursor !== undefined) input.cursor = args.cursor;
+        if (args.knowledge_root_id !== undefined) input.knowledge_root_id = args.knowledge_root_id;
         const answer = await port.recall(input);
         return jsonResult({ ...answer });
       } catch (error) {

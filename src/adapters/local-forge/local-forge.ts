@@ -1,0 +1,312 @@
+import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { checkRef, checkRepoPath } from "../../core/forge-path.js";
+import { isLoreError, LoreError } from "../../core/lore-error.js";
+import type {
+  Backend,
+  CommitFileArgs,
+  CommitFileResult,
+  FileWithSha,
+  ForgeRepo,
+} from "../../ports/forge.js";
+import { runGit } from "../git-cli/run-git.js";
+import { gitReadFile } from "./git-read-file.js";
+
+/** Options of {@link LocalForge}. */
+export interface LocalForgeOptions {
+  /** The folder of repositories: each sub-folder `<name>` or `<name>.git` is one (bare or a clone). */
+  root: string;
+  /** Author and committer of commits made by {@link LocalForge.commitFile}. Default: `Lore <lore@localhost>`. */
+  author?: { name: string; email: string };
+  /** Time limit of each git command, ms. Default: 30 000. */
+  timeoutMs?: number;
+  /** Extra environment for git children (e.g. fixed `GIT_COMMITTER_DATE` in tests). Default: none. */
+  env?: Readonly<Record<string, string>>;
+}
+
+/** How many times a commit is retried when another writer moved the branch first. */
+const MAX_COMMIT_ATTEMPTS = 50;
+const REPO_NAME = /^[A-Za-z0-9._\p{L}\p{N}-]+$/u;
+
+/**
+ * The embedded forge: a folder of git repositories, bare or working clones (issue 4 "Forge
+ * adapters", `local`). Implements the seed's `Backend` port.
+ *
+ * - Reads go through git at the default branch (or the ref given): `git cat-file --batch`
+ *   with `<ref>:<path>`; the work tree of a clone is never read.
+ * - Commits go through git plumbing, no work tree needed: `hash-object -w`, a temporary index
+ *   (`GIT_INDEX_FILE`) filled by `read-tree` + `update-index --index-info`, `write-tree`,
+ *   `commit-tree`, then `update-ref <branch> <new> <old>` — the old value is the
+ *   compare-and-swap. In a clone whose checked-out branch is written, the work tree is
+ *   left as it was (it then shows the commit's changes as reverted; `git reset` fixes it).
+ * - Commits to one repository are serialised in process (a queue per repository); a writer
+ *   in another process that moves the branch first makes `update-ref` fail, and the commit
+ *   is rebuilt on the new head and retried, so nothing is lost.
+ */
+export class LocalForge implements Backend {
+  /** The folder of repositories (absolute). */
+  readonly root: string;
+  private readonly options: LocalForgeOptions;
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  constructor(options: LocalForgeOptions) {
+    this.options = options;
+    this.root = resolve(options.root);
+  }
+
+  private git(
+    dir: string,
+    args: string[],
+    extra: {
+      values?: string[];
+      paths?: string[];
+      input?: string;
+      env?: Record<string, string>;
+      okExitCodes?: number[];
+    } = {},
+  ) {
+    return runGit({
+      cwd: dir,
+      args,
+      ...extra,
+      env: { ...this.options.env, ...extra.env },
+      ...(this.options.timeoutMs === undefined ? {} : { timeoutMs: this.options.timeoutMs }),
+    });
+  }
+
+  /** The folder of a repository, or `null` when `<name>` is not a repository under the root. */
+  private async findRepo(name: string): Promise<string | null> {
+    if (!REPO_NAME.test(name) || name === "." || name === "..") return null;
+    for (const candidate of [name, `${name}.git`]) {
+      const dir = join(this.root, candidate);
+      if (await isRepository(dir)) return dir;
+    }
+    return null;
+  }
+
+  private async repoDir(name: string): Promise<string> {
+    const dir = await this.findRepo(name);
+    if (dir === null) throw new LoreError("forge_not_found", { repo: name });
+    return dir;
+  }
+
+  private async defaultBranch(dir: string): Promise<string> {
+    const out = await this.git(dir, ["symbolic-ref", "--quiet", "--short", "HEAD"], {
+      okExitCodes: [1],
+    });
+    return out.stdout.toString("utf8").trim() || "main";
+  }
+
+  /**
+   * Lists the repositories under the root, sorted by name (`.git` suffix dropped), each with
+   * the branch its `HEAD` names (an empty repository included).
+   * @throws LoreError `forge_unavailable` when the root cannot be read; `git_failed`.
+   */
+  async listUserRepos(): Promise<ForgeRepo[]> {
+    let names: string[];
+    try {
+      names = (await readdir(this.root, { withFileTypes: true }))
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name)
+        .sort();
+    } catch (error) {
+      throw new LoreError(
+        "forge_unavailable",
+        { reason: `cannot read ${this.root}: ${String(error)}` },
+        { cause: error },
+      );
+    }
+    const repos: ForgeRepo[] = [];
+    const seen = new Set<string>();
+    for (const folder of names) {
+      const name = folder.endsWith(".git") ? folder.slice(0, -4) : folder;
+      if (seen.has(name) || !REPO_NAME.test(name)) continue;
+      const dir = join(this.root, folder);
+      if (!(await isRepository(dir))) continue;
+      seen.add(name);
+      repos.push({ name, default_branch: await this.defaultBranch(dir) });
+    }
+    return repos;
+  }
+
+  private async read(repo: string, path: string, ref: string | undefined) {
+    checkRepoPath(path);
+    const dir = await this.repoDir(repo);
+    const rev = ref ?? (await this.defaultBranch(dir));
+    checkRef(rev);
+    return gitReadFile(dir, rev, path, this.options.timeoutMs);
+  }
+
+  /**
+   * Reads a file at `ref` (default: the default branch).
+   * @returns its text (UTF-8), or `null` when the file, the ref or any commit is missing.
+   * @throws LoreError `forge_not_found`, `invalid_input` (unsafe path or ref), `git_failed`.
+   */
+  async getRawFile(
+    _owner: string,
+    repo: string,
+    path: string,
+    ref?: string,
+  ): Promise<string | null> {
+    const blob = await this.read(repo, path, ref);
+    return blob === null ? null : blob.bytes.toString("utf8");
+  }
+
+  /**
+   * Reads a file and its blob sha at `ref` (default: the default branch).
+   * @returns `{ content, sha }`, or `null` when missing.
+   * @throws LoreError `forge_not_found`, `invalid_input`, `git_failed`.
+   */
+  async getFileWithSha(
+    _owner: string,
+    repo: string,
+    path: string,
+    ref?: string,
+  ): Promise<FileWithSha | null> {
+    const blob = await this.read(repo, path, ref);
+    return blob === null ? null : { content: blob.bytes.toString("utf8"), sha: blob.sha };
+  }
+
+  /**
+   * Writes one file in one commit on `branch` (default: the default branch; a missing
+   * branch starts from the default branch's head), `sha` as compare-and-swap.
+   * @returns `{ sha: <blob sha>, commit: <commit sha> }`.
+   * @throws LoreError `forge_conflict` (the file exists on create, or its sha differs on
+   *   update), `forge_not_found`, `invalid_input`, `git_failed` (also after
+   *   {@link MAX_COMMIT_ATTEMPTS} lost races).
+   */
+  async commitFile(args: CommitFileArgs): Promise<CommitFileResult> {
+    checkRepoPath(args.path);
+    const dir = await this.repoDir(args.repo);
+    return this.exclusive(dir, () => this.commitNow(dir, args));
+  }
+
+  /** Runs `work` after every earlier queued work on `dir` has settled. */
+  private async exclusive<T>(dir: string, work: () => Promise<T>): Promise<T> {
+    const before = this.queues.get(dir) ?? Promise.resolve();
+    const run = before.then(work, work);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.queues.set(dir, settled);
+    try {
+      return await run;
+    } finally {
+      if (this.queues.get(dir) === settled) this.queues.delete(dir);
+    }
+  }
+
+  private async commitNow(dir: string, args: CommitFileArgs): Promise<CommitFileResult> {
+    const defaultBranch = await this.defaultBranch(dir);
+    const branch = args.branch ?? defaultBranch;
+    checkRef(branch);
+    const ref = `refs/heads/${branch}`;
+    await this.git(dir, ["check-ref-format"], { values: [ref] }).catch((error: unknown) => {
+      throw new LoreError(
+        "invalid_input",
+        { reason: `“${branch}” is not a valid branch name` },
+        { cause: error },
+      );
+    });
+    const blob = (
+      await this.git(dir, ["hash-object", "-w", "--stdin"], { input: args.content })
+    ).stdout
+      .toString("utf8")
+      .trim();
+    const author = this.options.author ?? { name: "Lore", email: "lore@localhost" };
+    const identity = {
+      GIT_AUTHOR_NAME: author.name,
+      GIT_AUTHOR_EMAIL: author.email,
+      GIT_COMMITTER_NAME: author.name,
+      GIT_COMMITTER_EMAIL: author.email,
+    };
+    for (let attempt = 1; ; attempt++) {
+      const old = await this.resolve(dir, ref);
+      const base =
+        old ??
+        (branch === defaultBranch ? null : await this.resolve(dir, `refs/heads/${defaultBranch}`));
+      const current =
+        base === null ? null : await gitReadFile(dir, base, args.path, this.options.timeoutMs);
+      if (args.sha === undefined && current !== null)
+        throw conflict(args, `it already exists (sha ${current.sha}); pass its sha to update it`);
+      if (args.sha !== undefined && current?.sha !== args.sha)
+        throw conflict(
+          args,
+          current === null
+            ? "it no longer exists"
+            : `its sha is now ${current.sha}, not ${args.sha}`,
+        );
+      const tree = await this.treeWith(dir, base, args.path, blob);
+      const parents = base === null ? [] : ["-p", base];
+      const commit = (
+        await this.git(dir, ["commit-tree", tree, ...parents, "-F", "-"], {
+          input: args.message,
+          env: identity,
+        })
+      ).stdout
+        .toString("utf8")
+        .trim();
+      const expected = old ?? "0".repeat(blob.length);
+      try {
+        await this.git(dir, ["update-ref", "-m", "lore: commit file"], {
+          values: [ref, commit, expected],
+        });
+        return { sha: blob, commit };
+      } catch (error) {
+        // Another writer moved the branch (or holds its lock): rebuild on the new head.
+        if (!isLoreError(error) || attempt >= MAX_COMMIT_ATTEMPTS) throw error;
+        await new Promise((done) => setTimeout(done, 2 + Math.floor(Math.random() * 20)));
+      }
+    }
+  }
+
+  private async resolve(dir: string, ref: string): Promise<string | null> {
+    const out = await this.git(dir, ["rev-parse", "--verify", "--quiet"], {
+      values: [`${ref}^{commit}`],
+      okExitCodes: [1],
+    });
+    return out.exitCode === 0 ? out.stdout.toString("utf8").trim() : null;
+  }
+
+  /** The tree of `base` (or an empty tree) with `path` set to `blob`, through a temporary index. */
+  private async treeWith(
+    dir: string,
+    base: string | null,
+    path: string,
+    blob: string,
+  ): Promise<string> {
+    const temp = await mkdtemp(join(tmpdir(), "lore-index-"));
+    const env = { GIT_INDEX_FILE: join(temp, "index") };
+    try {
+      if (base === null) await this.git(dir, ["read-tree", "--empty"], { env });
+      else await this.git(dir, ["read-tree"], { values: [base], env });
+      await this.git(dir, ["update-index", "--index-info"], {
+        input: `100644 blob ${blob}\t${path}\n`,
+        env,
+      });
+      return (await this.git(dir, ["write-tree"], { env })).stdout.toString("utf8").trim();
+    } finally {
+      await rm(temp, { recursive: true, force: true });
+    }
+  }
+}
+
+function conflict(args: CommitFileArgs, reason: string): LoreError {
+  return new LoreError("forge_conflict", { path: args.path, repo: args.repo, reason });
+}
+
+/** True for a bare repository folder or a folder with a `.git` inside. */
+async function isRepository(dir: string): Promise<boolean> {
+  const kind = async (path: string) => (await stat(path).catch(() => null)) ?? null;
+  const folder = await kind(dir);
+  if (folder === null || !folder.isDirectory()) return false;
+  if ((await kind(join(dir, ".git"))) !== null) return true;
+  const [head, objects, refs] = await Promise.all([
+    kind(join(dir, "HEAD")),
+    kind(join(dir, "objects")),
+    kind(join(dir, "refs")),
+  ]);
+  return head?.isFile() === true && objects?.isDirectory() === true && refs?.isDirectory() === true;
+}

@@ -1,0 +1,85 @@
+import { LoreError } from "../../core/lore-error.js";
+import { atMostPositionals, flag, printJson, stringOption } from "../args.js";
+import type { Command, CommandArgs } from "../command.js";
+import { EXIT_CODES } from "../exit-codes.js";
+
+const USAGE = "lore read <file_path> [--root ID | --path DIR] [--json]";
+
+/**
+ * The root options of the roots commands (`--root ID`, `--path DIR`), as the services take
+ * them.
+ *
+ * @param args - parsed arguments.
+ */
+export function rootOptions(args: CommandArgs): {
+  knowledge_root_id?: string;
+  knowledge_path?: string;
+} {
+  const out: { knowledge_root_id?: string; knowledge_path?: string } = {};
+  const root = stringOption(args, "root");
+  const path = stringOption(args, "path");
+  if (root !== undefined) out.knowledge_root_id = root;
+  if (path !== undefined) out.knowledge_path = path;
+  return out;
+}
+
+/**
+ * The one `file_path` positional of a command.
+ *
+ * @param args - parsed arguments.
+ * @param usage - the usage line to quote.
+ * @throws LoreError `invalid_input` when it is missing or there are more.
+ */
+export function filePathArgument(args: CommandArgs, usage: string): string {
+  atMostPositionals(args, 1, usage);
+  const path = args.positionals[0];
+  if (path === undefined || path.trim() === "") {
+    throw new LoreError("invalid_input", {
+      reason: `a file path is needed; usage: ${usage}`,
+      reason_ru: `нужен путь к файлу; использование: ${usage}`,
+    });
+  }
+  return path;
+}
+
+/** `lore read`: a file of a knowledge root (issue 3, the CLI mirror of `read_file`). */
+export const readCommand: Command = {
+  name: "read",
+  summary: "print a file of a knowledge root (primary, group, public …)",
+  help: [
+    `Usage: ${USAGE}`,
+    "",
+    "Prints a file of a knowledge root; the path is relative to the root's knowledge/",
+    "folder. Without --root the primary root is read; when the registry",
+    "(knowledge/work/local/knowledge-roots-index-v1.md) says the file lives in another",
+    "root, that root is named on stderr.",
+    "",
+    "Options:",
+    "  --root ID    the root id: group, public, a named root, user/primary (any case)",
+    "  --path DIR   instead of --root: the absolute path of a root folder",
+    "  --json       print {root, kind, file_path, text, bytes, lives_in?}",
+    "",
+    "Exit codes: 0 printed, 2 bad path or arguments, 3 no such file or root.",
+  ].join("\n"),
+  options: { root: { type: "string" }, path: { type: "string" }, json: { type: "boolean" } },
+  async run(ctx, args) {
+    const filePath = filePathArgument(args, USAGE);
+    const lore = await ctx.openLore();
+    const answer = await lore.readFile({ file_path: filePath, ...rootOptions(args) });
+    if (flag(args, "json")) {
+      printJson(ctx.out, answer);
+      return EXIT_CODES.ok;
+    }
+    if (answer.lives_in !== undefined) {
+      const where = answer.lives_in;
+      ctx.err(
+        ctx.lang === "ru"
+          ? `lore: по реестру (строка ${where.registry_line}) файл живёт в корне ${where.root}: lore read ${answer.file_path} --root ${where.root}`
+          : `lore: the registry (line ${where.registry_line}) says this file lives in root ${where.root}: lore read ${answer.file_path} --root ${where.root}`,
+      );
+    }
+    if (answer.text === null) return EXIT_CODES.not_found;
+    ctx.out(answer.text.replace(/\n$/, ""));
+    return EXIT_CODES.ok;
+  },
+};

@@ -1,0 +1,48 @@
+import type { Lang } from "../../core/localized-text.js";
+import type { SyncSummary } from "../../services/projects-status.js";
+import { atMostPositionals, flag, printJson } from "../args.js";
+import type { Command } from "../command.js";
+import { EXIT_CODES } from "../exit-codes.js";
+
+const USAGE = "lore sync [--json]";
+
+/** The summary as lines for people. */
+export function syncLines(summary: SyncSummary, lang: Lang): string[] {
+  const head =
+    lang === "ru"
+      ? `lore: sync из ${summary.synced_from}: проектов ${summary.projects} (с вики ${summary.with_wiki}), активных задач ${summary.active_tasks}, ошибок ${summary.errors.length}`
+      : `lore: synced ${summary.projects} project(s) from ${summary.synced_from} (${summary.with_wiki} with a wiki, ${summary.active_tasks} active task(s), ${summary.errors.length} error(s))`;
+  return [head, ...summary.errors.map((e) => `  ${e.project}: ${e.reason}`)];
+}
+
+/**
+ * `lore sync` (seed 000 "Sync extension"; issue 4 "CLI"): lists the forge's repositories
+ * and caches each one's `.tasks/STATUS.md` and `.wiki/index.md` in the cache file.
+ */
+export const syncCommand: Command = {
+  name: "sync",
+  summary: "cache every forge repository's task board and wiki index",
+  help: [
+    `Usage: ${USAGE}`,
+    "",
+    "Reads every repository of the forge ([forge] of lore.toml): its .tasks/STATUS.md and",
+    ".wiki/index.md, and writes them to the cache file ([projects] cache) atomically. A",
+    "repository with neither is skipped; one that cannot be read is listed as an error and",
+    "the others go on.",
+    "",
+    "Options:",
+    "  --json   print the summary as JSON",
+    "",
+    "Exit codes: 0 synced (even with per-repository errors), 6 no forge configured or the",
+    "forge is unavailable, 5 the forge refused the token.",
+  ].join("\n"),
+  options: { json: { type: "boolean" } },
+  async run(ctx, args) {
+    atMostPositionals(args, 0, USAGE);
+    const lore = await ctx.openLore();
+    const summary = await (await lore.federation()).sync("lore sync");
+    if (flag(args, "json")) printJson(ctx.out, summary);
+    else for (const line of syncLines(summary, ctx.lang)) ctx.out(line);
+    return EXIT_CODES.ok;
+  },
+};

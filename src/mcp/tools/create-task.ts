@@ -1,0 +1,77 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import type { Lang } from "../../core/localized-text.js";
+import type { FederationPort } from "../federation-port.js";
+import { toolError } from "../tool-error.js";
+import type { ToolNames } from "../tool-names.js";
+import { jsonResult } from "../tool-result.js";
+import { coded } from "./coded-error.js";
+
+/** `tasks_create` output (services/create-task.ts `CreatedTask`). */
+export const createTaskOutput = {
+  project: z.string(),
+  slug: z.string(),
+  path: z.string(),
+  status: z.literal("todo"),
+  commit: z.string(),
+};
+
+/**
+ * Registers `tasks_create` / `tasks.create` (seed 000: how a project is asked to write
+ * knowledge down; issue 4 "Tools"): a task file and a STATUS.md row, through the forge.
+ *
+ * @param server - the MCP server.
+ * @param port - the federation port.
+ * @param names - the exposed tool names.
+ * @param lang - the language of error messages.
+ */
+export function registerCreateTaskTool(
+  server: McpServer,
+  port: FederationPort,
+  names: ToolNames,
+  lang: Lang,
+): void {
+  server.registerTool(
+    names.createTask,
+    {
+      title: "Give a project a task",
+      description:
+        "Add a task to another project's .tasks/: a task file holding `body` and a `todo` " +
+        "row in its STATUS.md, committed through the forge. Use it when " +
+        `${names.askProjects} found no knowledge: e.g. body "Write down the knowledge about X ` +
+        'in .wiki/concepts/x.md". The first line of the body is the task\'s title. The ' +
+        `project sees it at its next ${names.projectsSync}.`,
+      inputSchema: {
+        target_project: z
+          .string(coded("invalid_input", "`target_project` must be a repository name"))
+          .min(1, coded("invalid_input", "`target_project` must not be empty"))
+          .max(200, coded("invalid_input", "`target_project` is at most 200 characters"))
+          .describe("The repository that should do the task."),
+        body: z
+          .string(coded("invalid_input", "`body` must be a string"))
+          .min(1, coded("invalid_input", "`body` must not be empty"))
+          .max(65536, coded("invalid_input", "`body` is at most 64 KB"))
+          .describe("What to do, markdown; the first line is the title."),
+      },
+      outputSchema: createTaskOutput,
+      annotations: {
+        title: "Give a project a task",
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
+    },
+    async (args) => {
+      try {
+        const task = await port.createTask(
+          { target_project: args.target_project, body: args.body },
+          names.createTask,
+        );
+        return jsonResult({ ...task });
+      } catch (error) {
+        return toolError(error, names, lang);
+      }
+    },
+  );
+}

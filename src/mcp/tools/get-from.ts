@@ -1,0 +1,63 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import type { Lang } from "../../core/localized-text.js";
+import type { FederationPort } from "../federation-port.js";
+import { toolError } from "../tool-error.js";
+import type { ToolNames } from "../tool-names.js";
+import { coded } from "./coded-error.js";
+
+/**
+ * Registers `knowledge_get_from` / `knowledge.get_from` (seed 000 "Tools", seed 001
+ * Task 4): one page of one project, `<project>/.wiki/<slug>.md`, read live. The result's
+ * text is the raw markdown file (seed 000 "Output: raw markdown body").
+ *
+ * @param server - the MCP server.
+ * @param port - the federation port.
+ * @param names - the exposed tool names.
+ * @param lang - the language of error messages.
+ */
+export function registerGetFromTool(
+  server: McpServer,
+  port: FederationPort,
+  names: ToolNames,
+  lang: Lang,
+): void {
+  server.registerTool(
+    names.getFrom,
+    {
+      title: "Read a page of another project's wiki",
+      description:
+        "The full text of one page of a given project — `<project>/.wiki/<slug>.md`, read " +
+        'live. The slug includes the type prefix (e.g. "concepts/foo"). Use it after ' +
+        `${names.askProjects} to read a match whole. If the knowledge is missing, ask the ` +
+        `project to write it down with ${names.createTask}.`,
+      inputSchema: {
+        project: z
+          .string(coded("invalid_input", "`project` must be a repository name"))
+          .min(1, coded("invalid_input", "`project` must not be empty"))
+          .max(200, coded("invalid_input", "`project` is at most 200 characters"))
+          .describe(`Repository name, as ${names.askProjects} returned it.`),
+        slug: z
+          .string(coded("invalid_input", "`slug` must be a string"))
+          .min(1, coded("invalid_input", "`slug` must not be empty"))
+          .max(512, coded("invalid_input", "`slug` is at most 512 characters"))
+          .describe("Path under .wiki/ without .md, with the type prefix: concepts/foo."),
+      },
+      annotations: {
+        title: "Read a page of another project's wiki",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: true,
+      },
+    },
+    async ({ project, slug }) => {
+      try {
+        const page = await port.getFrom(project, slug, names.getFrom);
+        return { content: [{ type: "text", text: page.body }] };
+      } catch (error) {
+        return toolError(error, names, lang);
+      }
+    },
+  );
+}

@@ -1,0 +1,55 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import type { Lang } from "../../core/localized-text.js";
+import type { FederationPort } from "../federation-port.js";
+import { toolError } from "../tool-error.js";
+import type { ToolNames } from "../tool-names.js";
+import { coded } from "./coded-error.js";
+
+/**
+ * Registers `knowledge_get` / `knowledge.get`: one page of the shared wiki, its raw
+ * markdown as the result's text (issue 4 "Tools").
+ *
+ * @param server - the MCP server.
+ * @param port - the federation port.
+ * @param names - the exposed tool names.
+ * @param lang - the language of error messages.
+ */
+export function registerGetWikiPageTool(
+  server: McpServer,
+  port: FederationPort,
+  names: ToolNames,
+  lang: Lang,
+): void {
+  server.registerTool(
+    names.wikiGet,
+    {
+      title: "Read a page of the shared wiki",
+      description:
+        `The full text of one page of the shared wiki, by the slug ${names.wikiSearch} ` +
+        'returned (type prefix included, e.g. "concepts/foo").',
+      inputSchema: {
+        slug: z
+          .string(coded("invalid_input", "`slug` must be a string"))
+          .min(1, coded("invalid_input", "`slug` must not be empty"))
+          .max(512, coded("invalid_input", "`slug` is at most 512 characters"))
+          .describe("Path in the wiki without .md, with the type prefix: concepts/foo."),
+      },
+      annotations: {
+        title: "Read a page of the shared wiki",
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+    },
+    async ({ slug }) => {
+      try {
+        const page = await port.getShared(slug, names.wikiGet);
+        return { content: [{ type: "text", text: page.body }] };
+      } catch (error) {
+        return toolError(error, names, lang);
+      }
+    },
+  );
+}

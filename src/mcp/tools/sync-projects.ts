@@ -1,0 +1,62 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import type { Lang } from "../../core/localized-text.js";
+import type { FederationPort } from "../federation-port.js";
+import { toolError } from "../tool-error.js";
+import type { ToolNames } from "../tool-names.js";
+import { jsonResult } from "../tool-result.js";
+
+const syncError = z.object({ project: z.string(), reason: z.string() });
+
+/** `projects_sync` output (services/projects-status.ts `SyncSummary`). */
+export const syncOutput = {
+  synced_at: z.string(),
+  synced_from: z.string(),
+  projects: z.number().int(),
+  with_wiki: z.number().int(),
+  active_tasks: z.number().int(),
+  errors: z.array(syncError),
+};
+
+/**
+ * Registers `projects_sync` / `projects.sync` (seed 000 "Sync extension"): lists the
+ * forge's repositories and caches each one's STATUS.md and wiki index.
+ *
+ * @param server - the MCP server.
+ * @param port - the federation port.
+ * @param names - the exposed tool names.
+ * @param lang - the language of error messages.
+ */
+export function registerSyncTool(
+  server: McpServer,
+  port: FederationPort,
+  names: ToolNames,
+  lang: Lang,
+): void {
+  server.registerTool(
+    names.projectsSync,
+    {
+      title: "Sync projects from the forge",
+      description:
+        "Read every repository of the forge and cache its task board (.tasks/STATUS.md) and " +
+        `wiki index (.wiki/index.md). Call it when ${names.askProjects} says "unknown ` +
+        `project — run sync first", or when ${names.projectsStatus} shows an old cache.`,
+      inputSchema: {},
+      outputSchema: syncOutput,
+      annotations: {
+        title: "Sync projects from the forge",
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: true,
+      },
+    },
+    async () => {
+      try {
+        return jsonResult({ ...(await port.sync(names.projectsSync)) });
+      } catch (error) {
+        return toolError(error, names, lang);
+      }
+    },
+  );
+}

@@ -1,0 +1,160 @@
+/**
+ * Indexes the notes of every knowledge root so recall searches them (issue 3: "Recall also
+ * searches the notes of every root (full text; a note that is an entry also fires its
+ * contract); each hit names its root").
+ *
+ * Each root's notes are stored under the repository name `root:<id>` (see
+ * {@link rootRepoName}), paths relative to its `knowledge/` folder, so `read_file` takes a
+ * hit's `path` as is. A note that parses (lenient) as an entry whose id no other file holds
+ * is stored as that entry; any other note is stored whole as a text-only entry with the
+ * id `note:<root>:<path>`, origin `human`, no contract (never fired, found by text). Runs
+ * are incremental by git blob sha; notes gone from the disk are dropped.
+ */
+import type { Dirent } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { ParsedEntry } from "../core/entry.js";
+import type { KnowledgeRoot } from "../core/knowledge-roots.js";
+import { parseEntry } from "../core/parse-entry.js";
+import { rootRepoName } from "../core/root-repo-name.js";
+import { deriveSummary } from "../core/summary.js";
+import type { EntryIndex } from "../index/entry-index.js";
+import { gitBlobSha } from "./index-folder.js";
+import { KNOWLEDGE_DIR, MAX_FILE_BYTES } from "./knowledge-files.js";
+
+/** What one root's run did. */
+export interface RootIndexRun {
+  root: string;
+  /** False when the root's `knowledge/` folder is missing (nothing indexed, nothing dropped). */
+  exists: boolean;
+  /** Notes stored as entries (contract fires). */
+  entries: number;
+  /** Notes stored as text only. */
+  notes: number;
+  /** Notes unchanged since the last run. */
+  unchanged: number;
+  /** Notes dropped (gone from the disk). */
+  removed: number;
+}
+
+/**
+ * Indexes the notes of each root (see the module header). A missing root folder is reported
+ * (`exists: false`) and does not stop the other roots.
+ *
+ * @param index - the index.
+ * @param roots - the configured roots (paths absolute).
+ * @returns one run per root, in order.
+ */
+export async function indexRoots(
+  index: EntryIndex,
+  roots: readonly KnowledgeRoot[],
+): Promise<RootIndexRun[]> {
+  const runs: RootIndexRun[] = [];
+  for (const root of roots) runs.push(await indexRoot(index, root));
+  return runs;
+}
+
+async function indexRoot(index: EntryIndex, root: KnowledgeRoot): Promise<RootIndexRun> {
+  const repo = rootRepoName(root.id);
+  const run: RootIndexRun = {
+    root: root.id,
+    exists: false,
+    entries: 0,
+    notes: 0,
+    unchanged: 0,
+    removed: 0,
+  };
+  const base = join(root.path, KNOWLEDGE_DIR);
+  const paths = await listNotes(base);
+  if (paths === null) return run;
+  run.exists = true;
+  const stored = index.listFiles(repo);
+  const seen = new Set<string>();
+  for (const path of paths) {
+    const bytes = await readFile(join(base, ...path.split("/"))).catch(() => null);
+    if (bytes === null || bytes.length > MAX_FILE_BYTES) continue;
+    seen.add(path);
+    const sha = gitBlobSha(bytes);
+    if (stored.get(path) === sha) {
+      run.unchanged++;
+      continue;
+    }
+    const parsed = parseEntry(bytes, { mode: "lenient", path });
+    const owner = parsed.value
+      ? index.idOwners([parsed.value.entry.id]).get(parsed.value.entry.id)
+      : undefined;
+    const ownedElsewhere = owner !== undefined && (owner.repo !== repo || owner.path !== path);
+    if (parsed.value !== undefined && !ownedElsewhere) {
+      index.putFile({
+        repo,
+        path,
+        blobSha: sha,
+        parsed: parsed.value,
+        diagnostics: parsed.diagnostics,
+      });
+      run.entries++;
+    } else {
+      const text = new TextDecoder().decode(bytes);
+      index.putFile({
+        repo,
+        path,
+        blobSha: sha,
+        parsed: noteEntry(root.id, path, text),
+        diagnostics: [],
+      });
+      run.notes++;
+    }
+  }
+  for (const path of stored.keys()) {
+    if (!seen.has(path)) {
+      index.deleteFile(repo, path);
+      run.removed++;
+    }
+  }
+  return run;
+}
+
+/**
+ * A note that is not an entry, as a text-only entry: id `note:<root>:<path>`, the whole
+ * text as body, the first paragraph as summary, no contract.
+ *
+ * @param rootId - the root's id.
+ * @param path - the path relative to `knowledge/`.
+ * @param text - the note's text.
+ */
+export function noteEntry(rootId: string, path: string, text: string): ParsedEntry {
+  const body = text.replace(/\r\n?/g, "\n");
+  return {
+    entry: {
+      id: `note:${rootId.toLowerCase()}:${path}`,
+      contract: [],
+      origin: "human",
+      links: [],
+      unknownKeys: {},
+      body,
+    },
+    summary: deriveSummary(body).summary,
+    reachable: false,
+    unmetMechanisms: [],
+  };
+}
+
+/** The `.md` regular files under a folder, `/`-separated, sorted; null when it is missing. */
+async function listNotes(base: string): Promise<string[] | null> {
+  const list = (dir: string) => readdir(dir, { withFileTypes: true });
+  const top = await list(base).catch(() => null);
+  if (top === null) return null;
+  const out: string[] = [];
+  const walk = async (relative: string, entries: Dirent[]): Promise<void> => {
+    for (const entry of entries) {
+      const path = relative === "" ? entry.name : `${relative}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (entry.name.startsWith(".")) continue;
+        await walk(path, await list(join(base, path)).catch(() => []));
+      } else if (entry.isFile() && entry.name.endsWith(".md")) out.push(path);
+      // symbolic links are never followed: nothing outside the root is read
+    }
+  };
+  await walk("", top);
+  return out.sort();
+}

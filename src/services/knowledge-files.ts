@@ -1,0 +1,303 @@
+/**
+ * Reading and writing files of knowledge roots (seed 003, ADR 015 "Решение (MCP)": reads
+ * from any root, writes only to primary; issue 3 "Resolution and access", `read_file` and
+ * `write_file`). Every path goes through `core/knowledge-path.ts` and then `realpath`, so
+ * no `..`, absolute path, drive letter, NUL byte or symbolic link leads outside the root.
+ */
+import { randomBytes } from "node:crypto";
+import { constants } from "node:fs";
+import {
+  link,
+  lstat,
+  mkdir,
+  readFile,
+  realpath,
+  rename,
+  unlink,
+  writeFile,
+} from "node:fs/promises";
+import { dirname, join, sep } from "node:path";
+import { pathOutsideRoot, requireKnowledgePath } from "../core/knowledge-path.js";
+import { type KnowledgeRoot, PRIMARY_ROOT_ID } from "../core/knowledge-roots.js";
+import { LoreError } from "../core/lore-error.js";
+import { type RootArgs, requireWritable, resolveRoot } from "../core/root-resolution.js";
+import { matchRegistry, parseRegistry, REGISTRY_PATH } from "../core/roots-registry.js";
+
+/** The folder of a root that holds its notes. */
+export const KNOWLEDGE_DIR = "knowledge";
+
+/** Largest file `read_file` returns and `write_file` writes, bytes (1 MiB). */
+export const MAX_FILE_BYTES = 1024 * 1024;
+
+/** The roots the services work on, and whether unconfigured `knowledge_path`s may be read. */
+export interface RootsContext {
+  /** The configured roots, paths absolute (see `main/knowledge-roots.ts`). */
+  roots: readonly KnowledgeRoot[];
+  /** False over HTTP: only configured roots are read. Default: true. */
+  allowUnconfiguredPath?: boolean;
+}
+
+/** Input of {@link readKnowledgeFile}. */
+export interface ReadFileInput extends RootArgs {
+  /** Path relative to the root's `knowledge/`. */
+  file_path: string;
+}
+
+/** Answer of {@link readKnowledgeFile}. */
+export interface ReadFileAnswer {
+  /** The root id the text came from (`primary`, `group`, … or `path`). */
+  root: string;
+  kind: KnowledgeRoot["kind"];
+  /** The clean path relative to `knowledge/`. */
+  file_path: string;
+  /** The text; `null` when the file is not in the root asked and the registry points elsewhere. */
+  text: string | null;
+  /** UTF-8 bytes of `text` (0 when null). */
+  bytes: number;
+  /**
+   * When no root was named and the registry says the file lives in another root: that root
+   * and the registry line (the registry is the pointer).
+   */
+  lives_in?: { root: string; registry_line: number; entry: string };
+}
+
+/** Input of {@link writeKnowledgeFile}. */
+export interface WriteFileInput extends RootArgs {
+  file_path: string;
+  /** The text to write (UTF-8), at most {@link MAX_FILE_BYTES}. */
+  content: string;
+  /** `create` (refused when the file exists), `replace` (whole file), `append`. Default `create`. */
+  mode?: "create" | "replace" | "append";
+}
+
+/** Answer of {@link writeKnowledgeFile}. */
+export interface WriteFileAnswer {
+  root: string;
+  file_path: string;
+  mode: "create" | "replace" | "append";
+  /** Whether the file did not exist before. */
+  created: boolean;
+  /** The file's size after the write, bytes. */
+  bytes: number;
+}
+
+/**
+ * Reads a file of a root. With no root named, the primary root is read; when the registry
+ * (`knowledge/work/local/knowledge-roots-index-v1.md` in primary) says the file lives in
+ * another root, the answer carries `lives_in`, and `text` is `null` when primary has no
+ * such file.
+ *
+ * @param ctx - the roots.
+ * @param input - `file_path` and the root arguments.
+ * @throws LoreError `root_args_conflict`, `unknown_root`, `no_primary_root`,
+ *   `root_not_configured`, `invalid_input`, `path_outside_root` (incl. a symbolic link out
+ *   of the root), `root_missing`, `path_not_found`, `file_too_large`.
+ */
+export async function readKnowledgeFile(
+  ctx: RootsContext,
+  input: ReadFileInput,
+): Promise<ReadFileAnswer> {
+  const named = hasRootArgs(input);
+  const root = resolveRoot(ctx.roots, input, rootOptions(ctx));
+  const path = requireKnowledgePath(input.file_path, root.id);
+  let livesIn: ReadFileAnswer["lives_in"];
+  if (!named && root.kind === "primary") {
+    const registry = await loadRegistry(root);
+    const entry = registry === undefined ? undefined : matchRegistry(registry.entries, path);
+    if (entry !== undefined && entry.root !== PRIMARY_ROOT_ID) {
+      livesIn = { root: entry.root, registry_line: entry.line, entry: entry.text };
+    }
+  }
+  const base = await knowledgeFolder(root);
+  const file = join(base, ...path.split("/"));
+  const real = await realpath(file).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
+    throw error;
+  });
+  if (real === null) {
+    if (livesIn !== undefined) {
+      return {
+        root: root.id,
+        kind: root.kind,
+        file_path: path,
+        text: null,
+        bytes: 0,
+        lives_in: livesIn,
+      };
+    }
+    throw new LoreError(
+      "path_not_found",
+      { path: `${root.id}:${path}` },
+      { data: { root: root.id, file_path: path } },
+    );
+  }
+  if (!isInside(base, real)) throw pathOutsideRoot(input.file_path, root.id, "symlink_escape");
+  const info = await lstat(real);
+  if (!info.isFile()) {
+    throw new LoreError(
+      "path_not_found",
+      { path: `${root.id}:${path}` },
+      { data: { root: root.id, file_path: path } },
+    );
+  }
+  if (info.size > MAX_FILE_BYTES) {
+    throw new LoreError("invalid_input", {
+      reason: `${path} is ${info.size} bytes, over the ${MAX_FILE_BYTES}-byte limit of read_file`,
+      reason_ru: `${path} занимает ${info.size} байт, больше предела read_file (${MAX_FILE_BYTES} байт)`,
+    });
+  }
+  const text = await readFile(real, "utf8");
+  const answer: ReadFileAnswer = {
+    root: root.id,
+    kind: root.kind,
+    file_path: path,
+    text,
+    bytes: Buffer.byteLength(text),
+  };
+  if (livesIn !== undefined) answer.lives_in = livesIn;
+  return answer;
+}
+
+/**
+ * Writes a file of the primary root atomically (a temp file in the same folder, then a
+ * rename; `create` links the temp file so an existing file is never replaced). A root
+ * other than primary is refused before anything touches the disk.
+ *
+ * @param ctx - the roots.
+ * @param input - see {@link WriteFileInput}.
+ * @throws LoreError `read_only_root` (naming the root; nothing written), `root_args_conflict`,
+ *   `unknown_root`, `no_primary_root`, `path_outside_root`, `root_missing`, `file_exists`
+ *   (mode `create`), `invalid_input` (content over {@link MAX_FILE_BYTES}).
+ */
+export async function writeKnowledgeFile(
+  ctx: RootsContext,
+  input: WriteFileInput,
+): Promise<WriteFileAnswer> {
+  const root = resolveRoot(ctx.roots, input, rootOptions(ctx));
+  requireWritable(root);
+  const path = requireKnowledgePath(input.file_path, root.id);
+  const mode = input.mode ?? "create";
+  if (Buffer.byteLength(input.content) > MAX_FILE_BYTES) {
+    throw new LoreError("invalid_input", {
+      reason: `content is over the ${MAX_FILE_BYTES}-byte limit of write_file`,
+      reason_ru: `content больше предела write_file (${MAX_FILE_BYTES} байт)`,
+    });
+  }
+  const rootReal = await realpath(root.path).catch(() => {
+    throw new LoreError("root_missing", { root: root.id, path: root.path });
+  });
+  const base = join(rootReal, KNOWLEDGE_DIR);
+  await mkdir(base, { recursive: true });
+  const baseReal = await realpath(base);
+  if (!isInside(rootReal, baseReal))
+    throw pathOutsideRoot(input.file_path, root.id, "symlink_escape");
+  const file = join(baseReal, ...path.split("/"));
+  // The deepest folder that exists must be inside knowledge/ (a linked folder must not lead out).
+  await checkParents(baseReal, dirname(file), input.file_path, root.id);
+  const existing = await lstat(file).catch(() => null);
+  if (existing?.isSymbolicLink()) {
+    const target = await realpath(file).catch(() => null);
+    if (target === null || !isInside(baseReal, target)) {
+      throw pathOutsideRoot(input.file_path, root.id, "symlink_escape");
+    }
+  }
+  if (existing !== null && mode === "create") {
+    throw new LoreError(
+      "file_exists",
+      { path: `${root.id}:${path}` },
+      { data: { root: root.id, file_path: path } },
+    );
+  }
+  await mkdir(dirname(file), { recursive: true });
+  const before = existing === null ? "" : mode === "append" ? await readFile(file, "utf8") : "";
+  const text = mode === "append" ? before + input.content : input.content;
+  const temp = join(dirname(file), `.${randomBytes(6).toString("hex")}.lore-tmp`);
+  await writeFile(temp, text, { flag: constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY });
+  try {
+    if (mode === "create") {
+      await link(temp, file).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === "EEXIST") {
+          throw new LoreError("file_exists", { path: `${root.id}:${path}` }, { cause: error });
+        }
+        throw error;
+      });
+      await unlink(temp);
+    } else {
+      await rename(temp, file);
+    }
+  } catch (error) {
+    await unlink(temp).catch(() => {});
+    throw error;
+  }
+  return {
+    root: root.id,
+    file_path: path,
+    mode,
+    created: existing === null,
+    bytes: Buffer.byteLength(text),
+  };
+}
+
+/**
+ * Reads the registry of the primary root, when it exists.
+ *
+ * @param primary - the primary root.
+ * @returns the parsed registry, or undefined when the file is absent.
+ */
+export async function loadRegistry(primary: KnowledgeRoot) {
+  const text = await readFile(
+    join(primary.path, KNOWLEDGE_DIR, ...REGISTRY_PATH.split("/")),
+    "utf8",
+  ).catch(() => null);
+  return text === null ? undefined : parseRegistry(text);
+}
+
+/** The real path of a root's `knowledge/` folder. */
+async function knowledgeFolder(root: KnowledgeRoot): Promise<string> {
+  const rootReal = await realpath(root.path).catch(() => {
+    throw new LoreError(
+      "root_missing",
+      { root: root.id, path: root.path },
+      { data: { root: root.id } },
+    );
+  });
+  const base = await realpath(join(rootReal, KNOWLEDGE_DIR)).catch(() => {
+    throw new LoreError(
+      "root_missing",
+      { root: root.id, path: join(root.path, KNOWLEDGE_DIR) },
+      { data: { root: root.id } },
+    );
+  });
+  if (!isInside(rootReal, base)) throw pathOutsideRoot(KNOWLEDGE_DIR, root.id, "symlink_escape");
+  return base;
+}
+
+async function checkParents(base: string, folder: string, filePath: string, rootId: string) {
+  let current = folder;
+  for (;;) {
+    const real = await realpath(current).catch(() => null);
+    if (real !== null) {
+      if (!isInside(base, real)) throw pathOutsideRoot(filePath, rootId, "symlink_escape");
+      return;
+    }
+    const up = dirname(current);
+    if (up === current) return;
+    current = up;
+  }
+}
+
+/** Whether `child` is `parent` or under it (both real paths). */
+function isInside(parent: string, child: string): boolean {
+  return child === parent || child.startsWith(parent.endsWith(sep) ? parent : parent + sep);
+}
+
+function hasRootArgs(args: RootArgs): boolean {
+  return (
+    (args.knowledge_root_id !== undefined && args.knowledge_root_id.trim() !== "") ||
+    (args.knowledge_path !== undefined && args.knowledge_path.trim() !== "")
+  );
+}
+
+function rootOptions(ctx: RootsContext) {
+  return ctx.allowUnconfiguredPath === false ? { allowUnconfiguredPath: false } : {};
+}

@@ -1,0 +1,107 @@
+import { LoreError } from "../core/lore-error.js";
+import { parseWikiIndex, slugType, type WikiPageType } from "../core/wiki-index.js";
+import { foldForMatch, matchesAny, snippetAround } from "../core/wiki-match.js";
+import { parseWikiPage } from "../core/wiki-page.js";
+import { wikiPageFile } from "../core/wiki-slug.js";
+import { ASK_DEFAULT_TYPES } from "./ask-projects.js";
+import type { WikiStore } from "./wiki-store.js";
+
+/** Default hits of a shared-wiki search. */
+export const SEARCH_DEFAULT_LIMIT = 10;
+/** Largest `limit` of a shared-wiki search. */
+export const SEARCH_MAX_LIMIT = 50;
+
+/** The input of {@link searchWiki} (`knowledge.search(query, limit?, types?)`). */
+export interface WikiSearchInput {
+  /** Substring to find, case-insensitive, `ё` ≡ `е`; must hold a non-blank character. */
+  query: string;
+  /** Most hits, 1–{@link SEARCH_MAX_LIMIT}. Default: {@link SEARCH_DEFAULT_LIMIT}. */
+  limit?: number;
+  /** Page types to search. Default: every type but `raw` (as ask_projects). */
+  types?: WikiPageType[];
+}
+
+/** One page that matched. */
+export interface WikiSearchHit {
+  slug: string;
+  type: WikiPageType;
+  title: string;
+  /** ~80 characters around the first match in the body (the body's start when it matched by name). */
+  snippet: string;
+  /** Where the query was found first: the slug or title, else the body. */
+  matched: "name" | "body";
+}
+
+/** The answer of {@link searchWiki}. */
+export interface WikiSearchAnswer {
+  query: string;
+  /** Name matches first, then body matches, each in slug order; at most `limit`. */
+  results: WikiSearchHit[];
+  /** How many pages matched in all. */
+  total: number;
+}
+
+/** One page of a wiki. */
+export interface WikiPage {
+  slug: string;
+  type: WikiPageType | null;
+  /** From the frontmatter, else the index line, else the slug. */
+  title: string;
+  /** The raw markdown file, frontmatter included. */
+  body: string;
+}
+
+/** Titles of the wiki's index lines by slug (empty when there is no index). */
+async function indexTitles(store: WikiStore): Promise<Map<string, string>> {
+  const index = await store.read("index.md");
+  return new Map(parseWikiIndex(index?.content ?? "").map((e) => [e.slug, e.title] as const));
+}
+
+/**
+ * `knowledge.search` (seed 000 "Problem", "Matching semantics"; issue 4 "Tools"): the shared
+ * wiki only — substring, case-insensitive with `ё` ≡ `е`, over each page's slug and title
+ * first, then its body; a snippet of ~80 characters around the match.
+ *
+ * @param store - the shared wiki (a folder store: it must list pages).
+ * @param input - see {@link WikiSearchInput}.
+ * @returns hits and the total.
+ * @throws LoreError `empty_query` for a blank query.
+ */
+export async function searchWiki(store: WikiStore, input: WikiSearchInput): Promise<WikiSearchAnswer> {
+  if (input.query.trim() === "") throw new LoreError("empty_query");
+  const limit = input.limit ?? SEARCH_DEFAULT_LIMIT;
+  const titles = await indexTitles(store);
+  const files = (await store.listPages(input.types ?? ASK_DEFAULT_TYPES)) ?? [];
+  const byName: WikiSearchHit[] = [];
+  const byBody: WikiSearchHit[] = [];
+  const q = foldForMatch(input.query.trim());
+  for (const file of files) {
+    const slug = file.slice(0, -".md".length);
+    const type = slugType(slug);
+    const text = (await store.read(file))?.content;
+    if (type === null || text === undefined) continue;
+    const page = parseWikiPage(text);
+    const title = page.meta.title ?? titles.get(slug) ?? slug;
+    const hit = { slug, type, title, snippet: snippetAround(page.body, input.query) };
+    if (matchesAny([slug, title], input.query)) byName.push({ ...hit, matched: "name" });
+    else if (foldForMatch(page.body).includes(q)) byBody.push({ ...hit, matched: "body" });
+  }
+  const all = [...byName, ...byBody];
+  return { query: input.query, results: all.slice(0, limit), total: all.length };
+}
+
+/**
+ * `knowledge.get(slug)`: one page of a wiki, raw.
+ *
+ * @param store - the wiki.
+ * @param slug - `type/name`, e.g. `concepts/foo`.
+ * @throws LoreError `invalid_slug`, `page_not_found`.
+ */
+export async function getWikiPage(store: WikiStore, slug: string): Promise<WikiPage> {
+  const file = wikiPageFile(slug);
+  const text = await store.read(file);
+  if (text === null) throw new LoreError("page_not_found", { where: `${store.where}/${file}` });
+  const title =
+    parseWikiPage(text.content).meta.title ?? (await indexTitles(store)).get(slug) ?? slug;
+  return { slug, type: slugType(slug), title, body: text.content };
+}
