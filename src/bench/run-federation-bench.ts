@@ -37,13 +37,21 @@ const envInt = (name: string, fallback: number): number => {
 };
 
 /** Writes `files` into a new work tree, commits them, and clones it bare as `<root>/<name>.git`. */
-async function makeBareRepo(root: string, scratch: string, name: string, files: Map<string, string>) {
+async function makeBareRepo(
+  root: string,
+  scratch: string,
+  name: string,
+  files: Map<string, string>,
+) {
   const work = join(scratch, name);
   for (const [path, text] of files) {
     mkdirSync(dirname(join(work, path)), { recursive: true });
     writeFileSync(join(work, path), text);
   }
-  const env = { GIT_AUTHOR_DATE: "2024-01-01T00:00:00Z", GIT_COMMITTER_DATE: "2024-01-01T00:00:00Z" };
+  const env = {
+    GIT_AUTHOR_DATE: "2024-01-01T00:00:00Z",
+    GIT_COMMITTER_DATE: "2024-01-01T00:00:00Z",
+  };
   const git = (args: string[], paths: string[] = []) => runGit({ cwd: work, args, paths, env });
   await git(["init", "-q", "-b", "main"]);
   await git(["-c", "user.name=Bench", "-c", "user.email=bench@example.invalid", "add", "-A"]);
@@ -58,7 +66,11 @@ async function makeBareRepo(root: string, scratch: string, name: string, files: 
     "-m",
     "bench",
   ]);
-  await runGit({ cwd: root, args: ["clone", "-q", "--bare"], paths: [work, join(root, `${name}.git`)] });
+  await runGit({
+    cwd: root,
+    args: ["clone", "-q", "--bare"],
+    paths: [work, join(root, `${name}.git`)],
+  });
   rmSync(work, { recursive: true, force: true });
 }
 
@@ -81,7 +93,10 @@ function wikiFiles(lines: number, seed: number): Map<string, string> {
   let index = freshIndexMd();
   for (const type of WIKI_PAGE_TYPES) {
     const heading = `## ${type[0]?.toUpperCase()}${type.slice(1)}`;
-    index = index.replace(`${heading}\n\n<!-- (none yet) -->`, `${heading}\n\n${(byType.get(type) ?? []).sort().join("\n")}`);
+    index = index.replace(
+      `${heading}\n\n<!-- (none yet) -->`,
+      `${heading}\n\n${(byType.get(type) ?? []).sort().join("\n")}`,
+    );
   }
   files.set(".wiki/index.md", index);
   return files;
@@ -97,7 +112,8 @@ async function main(): Promise<void> {
     const askRoot = join(tmp, "ask-forge");
     mkdirSync(askRoot);
     const t0 = performance.now();
-    for (let p = 0; p < projects; p++) await makeBareRepo(askRoot, tmp, `project-${p}`, wikiFiles(lines, p + 1));
+    for (let p = 0; p < projects; p++)
+      await makeBareRepo(askRoot, tmp, `project-${p}`, wikiFiles(lines, p + 1));
     const buildMs = performance.now() - t0;
     const forge = new LocalForge({ root: askRoot });
     const cacheFile = join(tmp, "ask-cache.json");
@@ -109,7 +125,12 @@ async function main(): Promise<void> {
     const queries = Array.from({ length: 20 }, (_, i) =>
       i % 5 === 0 ? "" : i % 5 === 1 ? "zzzz-no-such-page" : random.pick(WORDS).slice(0, 4),
     );
-    const deps = { forge, owner: "bench", cache, names: { getFrom: "knowledge.get_from", createTask: "tasks.create" } };
+    const deps = {
+      forge,
+      owner: "bench",
+      cache,
+      names: { getFrom: "knowledge.get_from", createTask: "tasks.create" },
+    };
     let fetched = 0;
     const samples = await timeQueries(
       queries,
@@ -120,14 +141,18 @@ async function main(): Promise<void> {
       { warmupPasses: 1, minSamples: 60 },
     );
     const ask = summarize(samples.map((s) => s.ms));
+    // The miss queries fetch no page: the cost of reading the cache and filtering the indexes.
+    const indexOnly = summarize(samples.filter((s) => s.query.startsWith("zzzz")).map((s) => s.ms));
 
     // 2. sync of `syncRepos` repositories.
     const syncRoot = join(tmp, "sync-forge");
     mkdirSync(syncRoot);
-    const board = "# Tasks\n\n| slug | status | next |\n| --- | --- | --- |\n| a | todo | x |\n| b | done | y |\n";
+    const board =
+      "# Tasks\n\n| slug | status | next |\n| --- | --- | --- |\n| a | todo | x |\n| b | done | y |\n";
     for (let r = 0; r < syncRepos; r++) {
       const files = new Map<string, string>([[".tasks/STATUS.md", board]]);
-      if (r % 2 === 0) files.set(".wiki/index.md", "# Wiki Index\n\n## Concepts\n\n- [a](concepts/a.md) — A\n");
+      if (r % 2 === 0)
+        files.set(".wiki/index.md", "# Wiki Index\n\n## Concepts\n\n- [a](concepts/a.md) — A\n");
       await makeBareRepo(syncRoot, tmp, `repo-${r}`, files);
     }
     const syncForge = new LocalForge({ root: syncRoot });
@@ -142,7 +167,8 @@ async function main(): Promise<void> {
         cacheFile: join(tmp, "sync-cache.json"),
       });
       runs.push(performance.now() - s0);
-      if (done.projects.length !== syncRepos) throw new Error(`sync saw ${done.projects.length} of ${syncRepos}`);
+      if (done.projects.length !== syncRepos)
+        throw new Error(`sync saw ${done.projects.length} of ${syncRepos}`);
     }
     const syncMs = [...runs].sort((a, b) => a - b)[1] as number;
     const reposPerSec = syncRepos / (syncMs / 1000);
@@ -165,6 +191,14 @@ async function main(): Promise<void> {
         met: "—",
       },
       {
+        metric: `ask_projects ${projects}×${lines} p50, no page fetched`,
+        value: formatMs(indexOnly.p50),
+        baseline: "—",
+        ratio: "—",
+        target: "—",
+        met: "—",
+      },
+      {
         metric: `sync ${syncRepos} local repos`,
         value: `${reposPerSec.toFixed(1)} repos/s`,
         baseline: formatMs(syncMs),
@@ -176,7 +210,18 @@ async function main(): Promise<void> {
     const table = renderTable(rows);
     const result = {
       machine: { cpus: cpus().length, node: process.version },
-      ask: { projects, lines, samples: ask.count, p50: ask.p50, p99: ask.p99, mean: ask.mean, pagesFetched: fetched, buildMs },
+      ask: {
+        projects,
+        lines,
+        samples: ask.count,
+        p50: ask.p50,
+        p99: ask.p99,
+        mean: ask.mean,
+        pagesFetched: fetched,
+        buildMs,
+        indexOnlyP50: indexOnly.p50,
+        indexOnlyP99: indexOnly.p99,
+      },
       sync: { repos: syncRepos, runsMs: runs, medianMs: syncMs, reposPerSec },
     };
     mkdirSync(join(ROOT, "bench"), { recursive: true });
@@ -191,6 +236,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`bench:federation failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.stderr.write(
+    `bench:federation failed: ${error instanceof Error ? error.stack : String(error)}\n`,
+  );
   process.exitCode = 1;
 });

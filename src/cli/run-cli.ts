@@ -4,6 +4,7 @@ import type { Lang } from "../core/localized-text.js";
 import type { Lore } from "../main/compose.js";
 import { detectLang, type LoreSettings, loadSettings } from "../main/load-config.js";
 import type { CliContext, Command, CommandArgs } from "./command.js";
+import { askCommand } from "./commands/ask.js";
 import { checkCommand } from "./commands/check.js";
 import { doctorCommand } from "./commands/doctor.js";
 import { getCommand } from "./commands/get.js";
@@ -17,6 +18,9 @@ import { recallCommand } from "./commands/recall.js";
 import { routeCommand } from "./commands/route.js";
 import { serveCommand } from "./commands/serve.js";
 import { statusCommand } from "./commands/status.js";
+import { syncCommand } from "./commands/sync.js";
+import { tasksCommand } from "./commands/tasks.js";
+import { wikiCommand } from "./commands/wiki.js";
 import { writeCommand } from "./commands/write.js";
 import { EXIT_CODES } from "./exit-codes.js";
 import { describeError } from "./print-error.js";
@@ -35,6 +39,10 @@ export const COMMANDS: readonly Command[] = [
   routeCommand,
   statusCommand,
   doctorCommand,
+  syncCommand,
+  askCommand,
+  wikiCommand,
+  tasksCommand,
   mcpCommand,
   serveCommand,
 ];

@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { LoreError } from "../core/lore-error.js";
 import { checkWikiIndex } from "../core/wiki-index-check.js";
 import type { FederationPort } from "../mcp/federation-port.js";
+import type { ToolNames } from "../mcp/tool-names.js";
 import type { Backend } from "../ports/forge.js";
 import { askProjects } from "../services/ask-projects.js";
 import { createTask } from "../services/create-task.js";
@@ -12,9 +13,8 @@ import { readCache } from "../services/projects-cache.js";
 import { projectsStatus, syncSummary } from "../services/projects-status.js";
 import { promotePage, suggestPromote } from "../services/promote-page.js";
 import { syncToCache } from "../services/sync.js";
-import { folderWikiStore, forgeWikiStore } from "../services/wiki-store.js";
 import { getWikiPage, searchWiki } from "../services/wiki-search.js";
-import type { ToolNames } from "../mcp/tool-names.js";
+import { folderWikiStore, forgeWikiStore } from "../services/wiki-store.js";
 
 /** A forge as the federation uses it: the port, the owner of reads, where it is. */
 export interface FederationForge {
@@ -153,7 +153,8 @@ export function composeFederation(deps: FederationDeps): FederationPort {
             .map((p) => ({ name: p.name, report: checkWikiIndex(p.wiki_index ?? "") }));
         }
         const found = projects.find((p) => p.name === target.project);
-        if (found === undefined) throw new LoreError("project_unknown", { project: target.project ?? "" });
+        if (found === undefined)
+          throw new LoreError("project_unknown", { project: target.project ?? "" });
         const index = found.wiki_index;
         return [{ name: found.name, report: index === undefined ? null : checkWikiIndex(index) }];
       }

@@ -68,7 +68,9 @@ export interface AskMatch {
 }
 
 /** One project's part of the answer: its matches, or why it could not be asked. */
-export type AskProjectResult = { project: string; matches: AskMatch[] } | { project: string; error: string };
+export type AskProjectResult =
+  | { project: string; matches: AskMatch[] }
+  | { project: string; error: string };
 
 /** The answer (seed 000 "Output"): exactly these fields. */
 export interface AskProjectsAnswer {

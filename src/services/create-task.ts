@@ -64,7 +64,10 @@ function titleOf(body: string): string {
  *   `forge_conflict` (STATUS.md kept changing), `forge_unauthorized`, `forge_unavailable`,
  *   `forge_failed`, `git_failed`.
  */
-export async function createTask(deps: CreateTaskDeps, input: CreateTaskInput): Promise<CreatedTask> {
+export async function createTask(
+  deps: CreateTaskDeps,
+  input: CreateTaskInput,
+): Promise<CreatedTask> {
   const project = input.target_project.trim();
   const body = input.body.trim();
   if (project === "" || body === "") {

@@ -36,7 +36,11 @@ export interface ProjectPage {
  *   (`page not found: <project>/.wiki/<slug>.md`), `fetch_failed` (`fetch failed: <reason>`,
  *   the forge's error kept as `cause`).
  */
-export async function getFrom(deps: GetFromDeps, project: string, slug: string): Promise<ProjectPage> {
+export async function getFrom(
+  deps: GetFromDeps,
+  project: string,
+  slug: string,
+): Promise<ProjectPage> {
   const path = `.wiki/${wikiPageFile(slug)}`;
   const status = deps.cache?.projects.find((p) => p.name === project);
   if (status === undefined) throw new LoreError("project_unknown", { project });

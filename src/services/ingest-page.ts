@@ -89,7 +89,11 @@ export function resolveSlug(input: { title: string; type: WikiPageType; slug?: s
  * @throws LoreError `invalid_input` (empty title or body, body over 64 KB), `invalid_slug`,
  *   the store's errors (`forge_conflict`, `forge_not_found` …).
  */
-export async function ingestPage(store: WikiStore, input: IngestInput, now: Date): Promise<IngestResult> {
+export async function ingestPage(
+  store: WikiStore,
+  input: IngestInput,
+  now: Date,
+): Promise<IngestResult> {
   const title = input.title.replace(/\s+/g, " ").trim();
   if (title === "" || input.body.trim() === "") {
     throw new LoreError("invalid_input", {

@@ -51,7 +51,14 @@ export interface SyncSummary {
  */
 export function projectsStatus(cache: CacheFile | null, now: Date): ProjectsStatus {
   if (cache === null) {
-    return { synced_at: null, age_seconds: null, synced_from: null, machine: null, projects: [], errors: [] };
+    return {
+      synced_at: null,
+      age_seconds: null,
+      synced_from: null,
+      machine: null,
+      projects: [],
+      errors: [],
+    };
   }
   const age = Math.max(0, Math.floor((now.getTime() - Date.parse(cache.synced_at)) / 1000));
   return {

@@ -1,5 +1,10 @@
 import { LoreError } from "../core/lore-error.js";
-import { insertIndexEntry, parseWikiIndex, slugType, type WikiPageType } from "../core/wiki-index.js";
+import {
+  insertIndexEntry,
+  parseWikiIndex,
+  slugType,
+  type WikiPageType,
+} from "../core/wiki-index.js";
 import { parseWikiPage } from "../core/wiki-page.js";
 import { wikiPageFile } from "../core/wiki-slug.js";
 import { ASK_DEFAULT_TYPES } from "./ask-projects.js";
@@ -59,7 +64,10 @@ async function projectPages(project: WikiStore): Promise<Map<string, string | un
  * @param project - the current project's wiki (a folder store).
  * @param shared - the shared wiki (a folder store).
  */
-export async function suggestPromote(project: WikiStore, shared: WikiStore): Promise<PromoteSuggestion[]> {
+export async function suggestPromote(
+  project: WikiStore,
+  shared: WikiStore,
+): Promise<PromoteSuggestion[]> {
   const sharedIndex = new Set(
     parseWikiIndex((await shared.read("index.md"))?.content ?? "").map((e) => e.slug),
   );
@@ -70,7 +78,11 @@ export async function suggestPromote(project: WikiStore, shared: WikiStore): Pro
     const type = slugType(slug);
     if (type === null) continue;
     const inShared = (await shared.read(`${slug}.md`)) !== null;
-    const reason: PromoteReason | null = !inShared ? "absent" : sharedIndex.has(slug) ? null : "not_in_index";
+    const reason: PromoteReason | null = !inShared
+      ? "absent"
+      : sharedIndex.has(slug)
+        ? null
+        : "not_in_index";
     if (reason === null) continue;
     const text = (await project.read(`${slug}.md`))?.content ?? "";
     const title = parseWikiPage(text).meta.title ?? indexTitle ?? slug;
@@ -118,6 +130,7 @@ export async function promotePage(
     (md) => insertIndexEntry(md, { slug, title }),
     `wiki: index ${slug}`,
   );
-  if (there === null || indexUpdated) await appendWikiLog(shared, now, "promote", `${slug} — ${title}`);
+  if (there === null || indexUpdated)
+    await appendWikiLog(shared, now, "promote", `${slug} — ${title}`);
   return { slug, title, wiki: shared.where, copied: there === null, index_updated: indexUpdated };
 }

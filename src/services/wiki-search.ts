@@ -67,7 +67,10 @@ async function indexTitles(store: WikiStore): Promise<Map<string, string>> {
  * @returns hits and the total.
  * @throws LoreError `empty_query` for a blank query.
  */
-export async function searchWiki(store: WikiStore, input: WikiSearchInput): Promise<WikiSearchAnswer> {
+export async function searchWiki(
+  store: WikiStore,
+  input: WikiSearchInput,
+): Promise<WikiSearchAnswer> {
   if (input.query.trim() === "") throw new LoreError("empty_query");
   const limit = input.limit ?? SEARCH_DEFAULT_LIMIT;
   const titles = await indexTitles(store);

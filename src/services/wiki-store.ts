@@ -74,7 +74,8 @@ export function folderWikiStore(dir: string): WikiStore {
         continue;
       }
       const rel = relative(realRoot, real);
-      if (rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel))) return file;
+      if (rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel)))
+        return file;
       throw new LoreError("invalid_slug", {
         slug: path,
         reason: "it leads outside the wiki folder through a symbolic link",

@@ -15,7 +15,15 @@
  * - A table of ask_projects queries with the hits chosen by reading the pages, each hit
  *   read back whole with get_from and compared with the corpus file.
  */
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -73,8 +81,18 @@ const canonical = (name: string) => `${name}--canonical`;
 const RU = "karpathy-llm-wiki-ru";
 
 /** The query table: by reading the pages (titles and index lines) we expect these slugs. */
-const QUERIES: { query: string; projects: string[]; types?: string[]; limit?: number; hits: Record<string, string[]> }[] = [
-  { query: "query", projects: ["Kontsedal__olas"], hits: { Kontsedal__olas: ["entities/query-client"] } },
+const QUERIES: {
+  query: string;
+  projects: string[];
+  types?: string[];
+  limit?: number;
+  hits: Record<string, string[]>;
+}[] = [
+  {
+    query: "query",
+    projects: ["Kontsedal__olas"],
+    hits: { Kontsedal__olas: ["entities/query-client"] },
+  },
   {
     query: "lifecycle",
     projects: ["Kontsedal__olas"],
@@ -88,7 +106,12 @@ const QUERIES: { query: string; projects: string[]; types?: string[]; limit?: nu
   {
     query: "Karpathy",
     projects: [canonical("agustincbajo__Coral")],
-    hits: { [canonical("agustincbajo__Coral")]: ["concepts/karpathy-wiki", "sources/karpathy-llm-wiki-gist"] },
+    hits: {
+      [canonical("agustincbajo__Coral")]: [
+        "concepts/karpathy-wiki",
+        "sources/karpathy-llm-wiki-gist",
+      ],
+    },
   },
   {
     query: "wikiindex",
@@ -128,7 +151,11 @@ const QUERIES: { query: string; projects: string[]; types?: string[]; limit?: nu
   },
   {
     query: "sqlite",
-    projects: [canonical("kyundae-kim__docmesh-py-core"), canonical("agustincbajo__Coral"), "Kontsedal__olas"],
+    projects: [
+      canonical("kyundae-kim__docmesh-py-core"),
+      canonical("agustincbajo__Coral"),
+      "Kontsedal__olas",
+    ],
     hits: {
       [canonical("kyundae-kim__docmesh-py-core")]: ["entities/sqlite"],
       [canonical("agustincbajo__Coral")]: [],
@@ -147,7 +174,13 @@ const QUERIES: { query: string; projects: string[]; types?: string[]; limit?: nu
     query: "",
     projects: [canonical("agustincbajo__Coral")],
     limit: 3,
-    hits: { [canonical("agustincbajo__Coral")]: ["entities/page", "entities/wiki-index", "concepts/embeddings"] },
+    hits: {
+      [canonical("agustincbajo__Coral")]: [
+        "entities/page",
+        "entities/wiki-index",
+        "concepts/embeddings",
+      ],
+    },
   },
 ];
 
@@ -176,14 +209,16 @@ describe.skipIf(!CORPUS_PRESENT)("federation over the real wikis of the corpus",
       await forge.add(name, repo);
       asFound.push(name);
       if (name === "Kontsedal__olas") {
-        for (const [path, bytes] of files) sourceText.set(`${name}/${path.replace(/\.md$/, "")}`, bytes.toString("utf8"));
+        for (const [path, bytes] of files)
+          sourceText.set(`${name}/${path.replace(/\.md$/, "")}`, bytes.toString("utf8"));
       }
       if (RECATALOGUED.includes(name)) {
         let index = freshIndexMd();
         const pages: Record<string, Buffer | string> = {};
         for (const [path, bytes] of files) {
           const type = path.split("/")[0] ?? "";
-          if (!(WIKI_PAGE_TYPES as readonly string[]).includes(type) || !path.endsWith(".md")) continue;
+          if (!(WIKI_PAGE_TYPES as readonly string[]).includes(type) || !path.endsWith(".md"))
+            continue;
           if (path.endsWith("/_index.md") || path.endsWith("/index.md")) continue;
           const slug = path.slice(0, -".md".length);
           const text = bytes.toString("utf8");
@@ -248,7 +283,8 @@ describe.skipIf(!CORPUS_PRESENT)("federation over the real wikis of the corpus",
     }
     expect(byName.get("Kontsedal__olas")?.wiki_pages).toBe(6);
     expect(byName.get(RU)?.wiki_pages).toBeGreaterThanOrEqual(15);
-    for (const name of RECATALOGUED) expect(byName.get(canonical(name))?.wiki_pages, name).toBeGreaterThan(2);
+    for (const name of RECATALOGUED)
+      expect(byName.get(canonical(name))?.wiki_pages, name).toBeGreaterThan(2);
   });
 
   it("ask_projects never crashes on the wikis as found: matches, no wiki, or malformed", async () => {
@@ -257,19 +293,27 @@ describe.skipIf(!CORPUS_PRESENT)("federation over the real wikis of the corpus",
     const outcome = (r: AskProjectResult) =>
       "error" in r ? r.error.replace(/:.*$/, "") : `${r.matches.length} match(es)`;
     const seen = Object.fromEntries(answer.results.map((r) => [r.project, outcome(r)]));
-    expect(seen["Kontsedal__olas"]).toBe("6 match(es)");
+    expect(seen.Kontsedal__olas).toBe("6 match(es)");
     // datum-rs keeps `_index.md` files, no `index.md` and no task board: sync skips it (seed 001).
     expect(seen["average-gary__datum-rs"]).toBe("unknown project — run sync first");
     expect(seen["SamurAIGPT__llm-wiki-agent"]).toBe("0 match(es)");
     expect(seen["kyundae-kim__docmesh-py-core"]).toBe("wiki index malformed");
-    for (const r of answer.results) if ("matches" in r) for (const m of r.matches) expect(m.snippet).not.toBe("(fetch failed)");
+    for (const r of answer.results)
+      if ("matches" in r) for (const m of r.matches) expect(m.snippet).not.toBe("(fetch failed)");
   });
 
   it.each(QUERIES)("ask_projects “$query” finds what the pages say", async (row) => {
-    const input = { query: row.query, projects: row.projects, ...(row.limit ? { limit: row.limit } : {}) };
+    const input = {
+      query: row.query,
+      projects: row.projects,
+      ...(row.limit ? { limit: row.limit } : {}),
+    };
     const answer = await port.askProjects(input, "corpus");
     for (const result of answer.results) {
-      expect("matches" in result, `${result.project}: ${"error" in result ? result.error : ""}`).toBe(true);
+      expect(
+        "matches" in result,
+        `${result.project}: ${"error" in result ? result.error : ""}`,
+      ).toBe(true);
       const matches = (result as { matches: AskMatch[] }).matches;
       expect(matches.map((m) => m.slug)).toEqual(row.hits[result.project]);
       for (const match of matches) {
@@ -297,12 +341,19 @@ describe.skipIf(!CORPUS_PRESENT)("federation over the real wikis of the corpus",
       const out = run.stdout;
       expect(out).toMatch(/^Kontsedal__olas: 6 page\(s\) read, \d+ line\(s\) not read$/m);
       expect(out).toMatch(/\[link_outside_type_section\]/);
-      expect(out).toMatch(/^kyundae-kim__docmesh-py-core: 0 page\(s\) read, \d+ line\(s\) not read$/m);
+      expect(out).toMatch(
+        /^kyundae-kim__docmesh-py-core: 0 page\(s\) read, \d+ line\(s\) not read$/m,
+      );
       expect(out).toMatch(/\[wikilink\]/);
       expect(out).toMatch(/^agustincbajo__Coral: 0 page\(s\) read, \d+ line\(s\) not read$/m);
       expect(out).toMatch(/\[table_row\]/);
-      expect(out).toMatch(/^agustincbajo__Coral--canonical: \d+ page\(s\) read, 0 line\(s\) not read$/m);
-      const json = await runLore(["wiki", "check", "--all", "--json", "--config", config], { cwd: tmp, env });
+      expect(out).toMatch(
+        /^agustincbajo__Coral--canonical: \d+ page\(s\) read, 0 line\(s\) not read$/m,
+      );
+      const json = await runLore(["wiki", "check", "--all", "--json", "--config", config], {
+        cwd: tmp,
+        env,
+      });
       const reports = JSON.parse(json.stdout) as { name: string; report: { unread: unknown[] } }[];
       expect(reports.length).toBeGreaterThanOrEqual(12);
     } finally {
@@ -315,7 +366,9 @@ describe.skipIf(!CORPUS_PRESENT)("federation over the real wikis of the corpus",
     for (const name of asFound) {
       const files = filesUnder(wikiFolder(join(LLM_WIKI, name)) ?? "");
       if (!cached.has(name)) {
-        await expect(port.getFrom(name, "concepts/x", "corpus")).rejects.toMatchObject({ code: "project_unknown" });
+        await expect(port.getFrom(name, "concepts/x", "corpus")).rejects.toMatchObject({
+          code: "project_unknown",
+        });
         continue;
       }
       for (const path of [...files.keys()].filter((p) => p.endsWith(".md")).slice(0, 10)) {

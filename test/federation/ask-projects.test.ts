@@ -20,7 +20,8 @@ const sampleIndex = `# Wiki Index
 
 - [pdf-dump](raw/pdf-dump.md) — Heavy PDF
 `;
-const wideIndex = "# Wiki Index\n\n## Concepts\n\n- [a](concepts/a.md) — A\n- [b](concepts/b.md) — B\n- [c](concepts/c.md) — C\n";
+const wideIndex =
+  "# Wiki Index\n\n## Concepts\n\n- [a](concepts/a.md) — A\n- [b](concepts/b.md) — B\n- [c](concepts/c.md) — C\n";
 const yarnPage = "---\ntitle: Yarn on Windows\n---\n\nyarn install on windows is fiddly";
 
 let forge: TestForge;
@@ -43,7 +44,9 @@ beforeAll(async () => {
       ".wiki/concepts/c.md": "",
     },
     gone: { ".wiki/index.md": sampleIndex },
-    broken: { ".wiki/index.md": "# Wiki Index\n\n## Concepts\n\n- [x](https://example.com) — External\n" },
+    broken: {
+      ".wiki/index.md": "# Wiki Index\n\n## Concepts\n\n- [x](https://example.com) — External\n",
+    },
     ru: {
       ".wiki/index.md":
         "# Wiki Index\n\n## Entities\n\n- [Ёлка (дерево)](entities/yolka-(tree).md) — Ёлка как символ\n",
@@ -151,9 +154,15 @@ describe("knowledge.ask_projects (seed 001 Task 3, real forge and cache)", () =>
     const parsed = await ask({ query: "x", projects: ["foo"] });
     expect(parsed.next_action_hint).toContain("knowledge_get_from");
     expect(parsed.next_action_hint).toContain("tasks_create");
-    const dotted = await connectFederation({ forgeRoot: forge.root, cacheFile, toolNames: "dotted" });
+    const dotted = await connectFederation({
+      forgeRoot: forge.root,
+      cacheFile,
+      toolNames: "dotted",
+    });
     try {
-      const r = jsonOf(await dotted.call("knowledge.ask_projects", { query: "x", projects: ["foo"] }));
+      const r = jsonOf(
+        await dotted.call("knowledge.ask_projects", { query: "x", projects: ["foo"] }),
+      );
       // Seed 000 "Output", word for word, with the seeds' dotted names.
       expect(r.next_action_hint).toBe(
         "knowledge.get_from(project, slug) для полного текста; tasks.create(target_project, body) если знание не оформлено",
@@ -193,7 +202,11 @@ describe("knowledge.ask_projects: more of seed 000's branches", () => {
   });
 
   it("refuses a limit out of 1–20 with the invalid_limit code", async () => {
-    const r = await fed.call("knowledge_ask_projects", { query: "x", projects: ["foo"], limit: 21 });
+    const r = await fed.call("knowledge_ask_projects", {
+      query: "x",
+      projects: ["foo"],
+      limit: 21,
+    });
     expect(r.isError).toBe(true);
     expect(r.content[0]?.text).toContain("invalid_limit");
   });

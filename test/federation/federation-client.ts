@@ -64,7 +64,11 @@ export async function connectFederation(setup: FederationSetup): Promise<Federat
     forge:
       setup.forgeRoot === null
         ? null
-        : { forge: new LocalForge({ root: setup.forgeRoot }), owner: "alice", where: setup.forgeRoot },
+        : {
+            forge: new LocalForge({ root: setup.forgeRoot }),
+            owner: "alice",
+            where: setup.forgeRoot,
+          },
     cacheFile: setup.cacheFile,
     sharedWiki: setup.sharedWiki ?? null,
     projectDir: setup.projectDir ?? tmp,
@@ -83,7 +87,8 @@ export async function connectFederation(setup: FederationSetup): Promise<Federat
   await client.connect(clientSide);
   return {
     client,
-    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as ToolResult,
+    call: async (name, args = {}) =>
+      (await client.callTool({ name, arguments: args })) as ToolResult,
     async close() {
       await client.close();
       await server.close();

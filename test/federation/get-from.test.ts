@@ -77,7 +77,11 @@ describe("smoke (seed 001 Task 5.3): the tool list at runtime", () => {
     expect(ask?.annotations?.readOnlyHint).toBe(true);
     for (const tool of tools) expect(tool.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
 
-    const dotted = await connectFederation({ forgeRoot: forge.root, cacheFile, toolNames: "dotted" });
+    const dotted = await connectFederation({
+      forgeRoot: forge.root,
+      cacheFile,
+      toolNames: "dotted",
+    });
     try {
       const listed = (await dotted.client.listTools()).tools;
       expect(listed.map((t) => t.name)).toEqual(

@@ -32,12 +32,24 @@ beforeAll(async () => {
     join(shared, "index.md"),
     "# Wiki Index\n\n## Entities\n\n- [ёлка](entities/ёлка.md) — Ёлка\n\n## Concepts\n\n- [git-lfs](concepts/git-lfs.md) — Git LFS setup\n",
   );
-  await writeFile(join(shared, "concepts/git-lfs.md"), "---\ntitle: Git LFS setup\n---\n\nRun git lfs install once per machine.\n");
-  await writeFile(join(shared, "entities/ёлка.md"), "# Ёлка\n\nДерево, которое ставят на Новый год.\n");
-  await writeFile(join(shared, "concepts/windows-paths.md"), "Backslashes in TOML need single quotes, e.g. yarn paths.\n");
+  await writeFile(
+    join(shared, "concepts/git-lfs.md"),
+    "---\ntitle: Git LFS setup\n---\n\nRun git lfs install once per machine.\n",
+  );
+  await writeFile(
+    join(shared, "entities/ёлка.md"),
+    "# Ёлка\n\nДерево, которое ставят на Новый год.\n",
+  );
+  await writeFile(
+    join(shared, "concepts/windows-paths.md"),
+    "Backslashes in TOML need single quotes, e.g. yarn paths.\n",
+  );
   forge = await makeLocalForge({
     docs: { ".wiki/index.md": "# Wiki Index\n\n## Concepts\n\n<!-- (none yet) -->\n" },
-    tasks: { ".tasks/STATUS.md": "# Tasks\n\n| slug | status | next |\n| --- | --- | --- |\n| old | done | — |\n" },
+    tasks: {
+      ".tasks/STATUS.md":
+        "# Tasks\n\n| slug | status | next |\n| --- | --- | --- |\n| old | done | — |\n",
+    },
   });
   cacheFile = join(tmp, "cache.json");
   fed = await connectFederation({
@@ -81,8 +93,8 @@ describe("knowledge.search and knowledge.get (the shared wiki)", () => {
     const missing = await fed.call("knowledge_get", { slug: "concepts/nope" });
     expect(missing.isError).toBe(true);
     expect(missing.content[0]?.text).toContain("page_not_found");
-    const escape = await fed.call("knowledge_get", { slug: "../cache" });
-    expect(escape.content[0]?.text).toContain("invalid_slug");
+    const escaping = await fed.call("knowledge_get", { slug: "../cache" });
+    expect(escaping.content[0]?.text).toContain("invalid_slug");
   });
 
   it("a symbolic link out of the shared wiki is refused", async () => {
@@ -104,7 +116,12 @@ describe("knowledge.ingest, suggest_promote, promote", () => {
         body: "yarn install on windows needs --network-timeout.",
       }),
     );
-    expect(r).toMatchObject({ slug: "concepts/yarn-on-windows", project: null, created: true, index_updated: true });
+    expect(r).toMatchObject({
+      slug: "concepts/yarn-on-windows",
+      project: null,
+      created: true,
+      index_updated: true,
+    });
     const page = await readFile(join(project, ".wiki/concepts/yarn-on-windows.md"), "utf8");
     expect(page).toBe(
       "---\ntitle: Yarn on Windows\ntype: concepts\nupdated: '2026-04-30'\n---\n\nyarn install on windows needs --network-timeout.\n",
@@ -119,7 +136,11 @@ describe("knowledge.ingest, suggest_promote, promote", () => {
     );
     // The same page again: replaced, the index line not doubled.
     const again = jsonOf(
-      await fed.call("knowledge_ingest", { title: "Yarn on Windows", type: "concepts", body: "v2" }),
+      await fed.call("knowledge_ingest", {
+        title: "Yarn on Windows",
+        type: "concepts",
+        body: "v2",
+      }),
     );
     expect(again).toMatchObject({ created: false, index_updated: false });
     expect(parseWikiIndex(await readFile(join(project, ".wiki/index.md"), "utf8"))).toHaveLength(1);
@@ -143,20 +164,38 @@ describe("knowledge.ingest, suggest_promote, promote", () => {
     expect(await forge.forge.getRawFile("u", "docs", ".wiki/entities/yolka.md")).toContain(
       "Страница, записанная через forge.",
     );
-    expect(await forge.forge.getRawFile("u", "docs", ".wiki/log.md")).toContain("ingest | entities/yolka");
+    expect(await forge.forge.getRawFile("u", "docs", ".wiki/log.md")).toContain(
+      "ingest | entities/yolka",
+    );
   });
 
   it("ingest refuses a slug whose type prefix is another type, and ../", async () => {
-    const wrong = await fed.call("knowledge_ingest", { title: "x", type: "concepts", body: "b", slug: "entities/x" });
+    const wrong = await fed.call("knowledge_ingest", {
+      title: "x",
+      type: "concepts",
+      body: "b",
+      slug: "entities/x",
+    });
     expect(wrong.content[0]?.text).toContain("invalid_slug");
-    const escape = await fed.call("knowledge_ingest", { title: "x", type: "concepts", body: "b", slug: "../../x" });
-    expect(escape.content[0]?.text).toContain("invalid_slug");
+    const escaping = await fed.call("knowledge_ingest", {
+      title: "x",
+      type: "concepts",
+      body: "b",
+      slug: "../../x",
+    });
+    expect(escaping.content[0]?.text).toContain("invalid_slug");
   });
 
   it("suggest_promote lists what the shared wiki lacks; promote copies one and indexes it", async () => {
     await mkdir(join(project, ".wiki/concepts"), { recursive: true });
-    await writeFile(join(project, ".wiki/concepts/git-lfs.md"), "---\ntitle: Git LFS setup\n---\n\nRun git lfs install once per machine.\n");
-    await writeFile(join(project, ".wiki/concepts/windows-paths.md"), "Backslashes in TOML need single quotes, e.g. yarn paths.\n");
+    await writeFile(
+      join(project, ".wiki/concepts/git-lfs.md"),
+      "---\ntitle: Git LFS setup\n---\n\nRun git lfs install once per machine.\n",
+    );
+    await writeFile(
+      join(project, ".wiki/concepts/windows-paths.md"),
+      "Backslashes in TOML need single quotes, e.g. yarn paths.\n",
+    );
     const s = jsonOf(await fed.call("knowledge_suggest_promote"));
     expect(s.suggestions).toEqual([
       {
@@ -175,15 +214,28 @@ describe("knowledge.ingest, suggest_promote, promote", () => {
       },
     ]);
     const p = jsonOf(await fed.call("knowledge_promote", { slug: "concepts/yarn-on-windows" }));
-    expect(p).toMatchObject({ slug: "concepts/yarn-on-windows", title: "Yarn on Windows", copied: true, index_updated: true });
+    expect(p).toMatchObject({
+      slug: "concepts/yarn-on-windows",
+      title: "Yarn on Windows",
+      copied: true,
+      index_updated: true,
+    });
     expect(await readFile(join(shared, "concepts/yarn-on-windows.md"), "utf8")).toBe(
       await readFile(join(project, ".wiki/concepts/yarn-on-windows.md"), "utf8"),
     );
     const sharedIndex = parseWikiIndex(await readFile(join(shared, "index.md"), "utf8"));
-    expect(sharedIndex.map((e) => e.slug)).toEqual(["entities/ёлка", "concepts/git-lfs", "concepts/yarn-on-windows"]);
-    expect(await readFile(join(shared, "log.md"), "utf8")).toContain("promote | concepts/yarn-on-windows");
+    expect(sharedIndex.map((e) => e.slug)).toEqual([
+      "entities/ёлка",
+      "concepts/git-lfs",
+      "concepts/yarn-on-windows",
+    ]);
+    expect(await readFile(join(shared, "log.md"), "utf8")).toContain(
+      "promote | concepts/yarn-on-windows",
+    );
     const after = jsonOf(await fed.call("knowledge_suggest_promote"));
-    expect((after.suggestions as { slug: string }[]).map((x) => x.slug)).toEqual(["concepts/windows-paths"]);
+    expect((after.suggestions as { slug: string }[]).map((x) => x.slug)).toEqual([
+      "concepts/windows-paths",
+    ]);
     const found = jsonOf(await fed.call("knowledge_search", { query: "yarn on windows" }));
     expect(found.total).toBe(1);
   });
@@ -210,14 +262,23 @@ describe("tasks.create and projects.status", () => {
       slug: "write-down-the-knowledge-about-yarn-on-windows-in-wiki-conce",
       status: "todo",
     });
-    const board = parseStatusMd((await forge.forge.getRawFile("u", "tasks", ".tasks/STATUS.md")) ?? "");
+    const board = parseStatusMd(
+      (await forge.forge.getRawFile("u", "tasks", ".tasks/STATUS.md")) ?? "",
+    );
     expect(board.tasks.map((t) => [t.slug, t.status])).toEqual([
       ["old", "done"],
       [made.slug, "todo"],
     ]);
-    expect(await forge.forge.getRawFile("u", "tasks", `.tasks/${made.slug}.md`)).toContain("Asked by node-utils.");
+    expect(await forge.forge.getRawFile("u", "tasks", `.tasks/${made.slug}.md`)).toContain(
+      "Asked by node-utils.",
+    );
     // The same title again gets a new slug.
-    const twice = jsonOf(await fed.call("tasks_create", { target_project: "tasks", body: "Write down the knowledge about yarn on Windows in .wiki/concepts/yarn.md" }));
+    const twice = jsonOf(
+      await fed.call("tasks_create", {
+        target_project: "tasks",
+        body: "Write down the knowledge about yarn on Windows in .wiki/concepts/yarn.md",
+      }),
+    );
     expect(twice.slug).toBe(`${made.slug}-2`);
 
     const before = jsonOf(await fed.call("projects_status"));
@@ -225,10 +286,19 @@ describe("tasks.create and projects.status", () => {
     const synced = jsonOf(await fed.call("projects_sync"));
     expect(synced).toMatchObject({ projects: 2, with_wiki: 1, active_tasks: 2, errors: [] });
     const status = jsonOf(await fed.call("projects_status"));
-    expect(status).toMatchObject({ synced_at: NOW.toISOString(), age_seconds: 0, machine: "test-machine" });
+    expect(status).toMatchObject({
+      synced_at: NOW.toISOString(),
+      age_seconds: 0,
+      machine: "test-machine",
+    });
     expect(status.projects).toEqual([
       expect.objectContaining({ name: "docs", has_wiki: true, wiki_pages: 1, active_tasks: [] }),
-      expect.objectContaining({ name: "tasks", has_wiki: false, wiki_pages: 0, all_tasks_count: 3 }),
+      expect.objectContaining({
+        name: "tasks",
+        has_wiki: false,
+        wiki_pages: 0,
+        all_tasks_count: 3,
+      }),
     ]);
   });
 
@@ -242,7 +312,12 @@ describe("tasks.create and projects.status", () => {
 describe("disabled answers when nothing is configured", () => {
   it("each federation tool names the setting; the project's own ingest still works", async () => {
     const dir = await mkdtemp(join(tmpdir(), "lore-off-"));
-    const off = await connectFederation({ forgeRoot: null, cacheFile: null, sharedWiki: null, projectDir: dir });
+    const off = await connectFederation({
+      forgeRoot: null,
+      cacheFile: null,
+      sharedWiki: null,
+      projectDir: dir,
+    });
     try {
       const calls: [string, Record<string, unknown>, string][] = [
         ["knowledge_search", { query: "x" }, "[wiki] shared"],
@@ -254,7 +329,11 @@ describe("disabled answers when nothing is configured", () => {
         ["tasks_create", { target_project: "a", body: "x" }, "[forge]"],
         ["projects_sync", {}, "[forge]"],
         ["projects_status", {}, "[projects] cache"],
-        ["knowledge_ingest", { title: "t", type: "concepts", body: "b", target_project: "a" }, "[forge]"],
+        [
+          "knowledge_ingest",
+          { title: "t", type: "concepts", body: "b", target_project: "a" },
+          "[forge]",
+        ],
       ];
       for (const [name, args, setting] of calls) {
         const r = await off.call(name, args);
@@ -264,7 +343,11 @@ describe("disabled answers when nothing is configured", () => {
         expect(error.message).toContain(`${name} disabled`);
         expect(error.message).toContain(setting);
       }
-      const local = await off.call("knowledge_ingest", { title: "Local", type: "concepts", body: "b" });
+      const local = await off.call("knowledge_ingest", {
+        title: "Local",
+        type: "concepts",
+        body: "b",
+      });
       expect(local.isError).toBeFalsy();
     } finally {
       await off.close();

@@ -13,7 +13,10 @@ const USAGE = "lore ask <query> --projects a,b [--limit N] [--type T]... [--json
  * @throws LoreError `invalid_input` for a value that is not a page type.
  */
 export function typesOption(values: string[]): WikiPageType[] | undefined {
-  const types = values.flatMap((v) => v.split(",")).map((v) => v.trim()).filter(Boolean);
+  const types = values
+    .flatMap((v) => v.split(","))
+    .map((v) => v.trim())
+    .filter(Boolean);
   if (types.length === 0) return undefined;
   for (const type of types) {
     if (!(WIKI_PAGE_TYPES as readonly string[]).includes(type)) {

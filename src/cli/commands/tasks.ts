@@ -37,7 +37,10 @@ export const tasksCommand: Command = {
   },
   async run(ctx, args) {
     const usage = () =>
-      new LoreError("invalid_input", { reason: `usage: ${USAGE}`, reason_ru: `использование: ${USAGE}` });
+      new LoreError("invalid_input", {
+        reason: `usage: ${USAGE}`,
+        reason_ru: `использование: ${USAGE}`,
+      });
     if (args.positionals.length !== 1 || args.positionals[0] !== "create") throw usage();
     const project = stringOption(args, "project");
     const text = stringOption(args, "body");

@@ -6,7 +6,14 @@ import { WIKI_PAGE_TYPES } from "../../core/wiki-index.js";
 import type { WikiCheckReport } from "../../core/wiki-index-check.js";
 import type { IngestInput } from "../../services/ingest-page.js";
 import { SEARCH_MAX_LIMIT, type WikiSearchInput } from "../../services/wiki-search.js";
-import { atMostPositionals, flag, intOption, listOption, printJson, stringOption } from "../args.js";
+import {
+  atMostPositionals,
+  flag,
+  intOption,
+  listOption,
+  printJson,
+  stringOption,
+} from "../args.js";
 import type { CliContext, Command, CommandArgs } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
 import { typesOption } from "./ask.js";
@@ -114,7 +121,8 @@ export const wikiCommand: Command = {
         if (types !== undefined) input.types = types;
         const answer = await (await federation()).searchShared(input, caller);
         if (json) printJson(ctx.out, answer);
-        else for (const hit of answer.results) ctx.out(`${hit.slug} — ${hit.title}\n  ${hit.snippet}`);
+        else
+          for (const hit of answer.results) ctx.out(`${hit.slug} — ${hit.title}\n  ${hit.snippet}`);
         return EXIT_CODES.ok;
       }
       case "get": {
@@ -123,7 +131,9 @@ export const wikiCommand: Command = {
         if (slug === undefined) throw usageError();
         const fed = await federation();
         const page =
-          project === undefined ? await fed.getShared(slug, caller) : await fed.getFrom(project, slug, caller);
+          project === undefined
+            ? await fed.getShared(slug, caller)
+            : await fed.getFrom(project, slug, caller);
         ctx.out(page.body.replace(/\n$/, ""));
         return EXIT_CODES.ok;
       }
@@ -132,7 +142,11 @@ export const wikiCommand: Command = {
         const types = typesOption(listOption(args, "type"));
         if (title === undefined || types === undefined || types.length !== 1 || rest.length > 0)
           throw usageError();
-        const input: IngestInput = { title, type: types[0] as IngestInput["type"], body: await bodyOf(ctx, args) };
+        const input: IngestInput = {
+          title,
+          type: types[0] as IngestInput["type"],
+          body: await bodyOf(ctx, args),
+        };
         const slug = stringOption(args, "slug");
         if (slug !== undefined) input.slug = slug;
         if (project !== undefined) input.target_project = project;
@@ -167,7 +181,9 @@ export const wikiCommand: Command = {
           target.path = resolve(ctx.cwd, ".wiki");
         const reports = await (await federation()).checkIndexes(target, caller);
         if (json) printJson(ctx.out, reports);
-        else for (const r of reports) for (const line of checkLines(r.name, r.report, ctx.lang)) ctx.out(line);
+        else
+          for (const r of reports)
+            for (const line of checkLines(r.name, r.report, ctx.lang)) ctx.out(line);
         const clean = reports.every((r) => r.report === null || r.report.unread.length === 0);
         return clean ? EXIT_CODES.ok : EXIT_CODES.check_failed;
       }

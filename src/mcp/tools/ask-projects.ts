@@ -2,7 +2,11 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
 import { WIKI_PAGE_TYPES } from "../../core/wiki-index.js";
-import { ASK_DEFAULT_LIMIT, ASK_MAX_LIMIT, type AskProjectsInput } from "../../services/ask-projects.js";
+import {
+  ASK_DEFAULT_LIMIT,
+  ASK_MAX_LIMIT,
+  type AskProjectsInput,
+} from "../../services/ask-projects.js";
 import type { FederationPort } from "../federation-port.js";
 import { toolError } from "../tool-error.js";
 import type { ToolNames } from "../tool-names.js";
@@ -13,7 +17,10 @@ const limitError = coded(
   "invalid_limit",
   `\`limit\` must be a whole number from 1 to ${ASK_MAX_LIMIT}; leave it out for ${ASK_DEFAULT_LIMIT}`,
 );
-const typeEnum = z.enum(WIKI_PAGE_TYPES, coded("invalid_input", `each type must be one of ${WIKI_PAGE_TYPES.join(", ")}`));
+const typeEnum = z.enum(
+  WIKI_PAGE_TYPES,
+  coded("invalid_input", `each type must be one of ${WIKI_PAGE_TYPES.join(", ")}`),
+);
 
 const match = z.object({
   slug: z.string().describe("Type-prefixed slug, e.g. concepts/x; pass it to get_from."),

@@ -39,7 +39,7 @@ export function registerCreateTaskTool(
         "Add a task to another project's .tasks/: a task file holding `body` and a `todo` " +
         "row in its STATUS.md, committed through the forge. Use it when " +
         `${names.askProjects} found no knowledge: e.g. body "Write down the knowledge about X ` +
-        'in .wiki/concepts/x.md". The first line of the body is the task\'s title. The ' +
+        "in .wiki/concepts/x.md\". The first line of the body is the task's title. The " +
         `project sees it at its next ${names.projectsSync}.`,
       inputSchema: {
         target_project: z

@@ -12,7 +12,10 @@ import { coded } from "./coded-error.js";
 /** `knowledge_ingest` output (services/ingest-page.ts `IngestResult`). */
 export const ingestOutput = {
   slug: z.string(),
-  project: z.string().nullable().describe("The repository written through the forge; null = this project."),
+  project: z
+    .string()
+    .nullable()
+    .describe("The repository written through the forge; null = this project."),
   wiki: z.string(),
   file: z.string(),
   created: z.boolean(),
@@ -52,8 +55,13 @@ export function registerIngestTool(
           .max(300, coded("invalid_input", "`title` is at most 300 characters"))
           .describe("The page's title."),
         type: z
-          .enum(WIKI_PAGE_TYPES, coded("invalid_input", `\`type\` must be one of ${WIKI_PAGE_TYPES.join(", ")}`))
-          .describe("entities (things), concepts (ideas, how-tos), packages, sources, raw (dumps)."),
+          .enum(
+            WIKI_PAGE_TYPES,
+            coded("invalid_input", `\`type\` must be one of ${WIKI_PAGE_TYPES.join(", ")}`),
+          )
+          .describe(
+            "entities (things), concepts (ideas, how-tos), packages, sources, raw (dumps).",
+          ),
         body: z
           .string(coded("invalid_input", "`body` must be a string"))
           .min(1, coded("invalid_input", "`body` must not be empty"))
@@ -69,7 +77,9 @@ export function registerIngestTool(
           .min(1, coded("invalid_input", "`target_project` must not be empty"))
           .max(200, coded("invalid_input", "`target_project` is at most 200 characters"))
           .optional()
-          .describe("Write into this repository's .wiki/ through the forge instead of this project."),
+          .describe(
+            "Write into this repository's .wiki/ through the forge instead of this project.",
+          ),
       },
       outputSchema: ingestOutput,
       annotations: {
