@@ -41,6 +41,8 @@ export async function indexRepoInto(
       repo,
       repoName: "bench",
       commit,
+      // `BENCH_ANALYSIS=worker` measures the worker-thread analysis (default: in-thread).
+      analysis: process.env.BENCH_ANALYSIS === "worker" ? "worker" : "inline",
       onProgress: (p) => {
         bytes = p.bytes;
       },

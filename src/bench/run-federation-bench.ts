@@ -1,8 +1,10 @@
 /**
  * `npm run bench:federation` (issue 4 "Tests", bench): on a local forge of real git
  * repositories made in a temp folder,
- * 1. `knowledge.ask_projects` over 20 projects × 500 index lines each (pages read live,
- *    `limit` 5 per project): latency p50/p99 over a mixed query set;
+ * 1. `knowledge.ask_projects` over 20 projects × 500 index lines each, through the port
+ *    `lore mcp` serves (cache.json read per question, pages read live, `limit` 5 per
+ *    project): latency p50/p99 over a mixed query set, and p50 of the questions that fetch
+ *    no page (the cost of the cache and the index filter);
  * 2. `lore sync` (runSync + the atomic cache write) of 200 repositories: repositories/s.
  * Writes `bench/federation-results.md` and prints the table and the JSON.
  * Sizes: `FED_PROJECTS` (20), `FED_LINES` (500), `FED_SYNC_REPOS` (200).
@@ -14,8 +16,7 @@ import { fileURLToPath } from "node:url";
 import { runGit } from "../adapters/git-cli/run-git.js";
 import { LocalForge } from "../adapters/local-forge/local-forge.js";
 import { freshIndexMd, WIKI_PAGE_TYPES } from "../core/wiki-index.js";
-import { askProjects } from "../services/ask-projects.js";
-import { readCache } from "../services/projects-cache.js";
+import { composeFederation } from "../main/compose-federation.js";
 import { syncToCache } from "../services/sync.js";
 import { summarize, timeQueries } from "./latency-stats.js";
 import { formatMs, type ResultRow, renderTable } from "./results-table.js";
@@ -118,24 +119,26 @@ async function main(): Promise<void> {
     const forge = new LocalForge({ root: askRoot });
     const cacheFile = join(tmp, "ask-cache.json");
     await syncToCache({ forge, owner: "bench", syncedFrom: askRoot, machine: "bench", cacheFile });
-    const cache = await readCache(cacheFile);
     const names = Array.from({ length: projects }, (_, p) => `project-${p}`);
     const random = createSeededRandom(99);
     // A mix: empty (every page matches: limit-bound), word prefixes (some), a miss (none).
     const queries = Array.from({ length: 20 }, (_, i) =>
       i % 5 === 0 ? "" : i % 5 === 1 ? "zzzz-no-such-page" : random.pick(WORDS).slice(0, 4),
     );
-    const deps = {
-      forge,
-      owner: "bench",
-      cache,
+    // The port `lore mcp` serves: reads cache.json at each question, as the tool does.
+    const port = composeFederation({
+      forge: { forge, owner: "bench", where: askRoot },
+      cacheFile,
+      sharedWiki: null,
+      projectDir: tmp,
+      machine: "bench",
       names: { getFrom: "knowledge.get_from", createTask: "tasks.create" },
-    };
+    });
     let fetched = 0;
     const samples = await timeQueries(
       queries,
       async (query) => {
-        const answer = await askProjects(deps, { query, projects: names });
+        const answer = await port.askProjects({ query, projects: names }, "bench");
         for (const r of answer.results) if ("matches" in r) fetched += r.matches.length;
       },
       { warmupPasses: 1, minSamples: 60 },

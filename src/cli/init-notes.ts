@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { parseConfig } from "../core/config.js";
+import { hasControlCharacter, parseConfig } from "../core/config.js";
 import { HOT_FILE } from "../core/hot-sections.js";
 import { LoreError } from "../core/lore-error.js";
 import { tomlPathString } from "../core/toml-path.js";
@@ -37,7 +37,9 @@ export interface InitNotesResult {
  * @param cwd - the working folder.
  * @param configFile - the configuration file to record the root in.
  * @throws LoreError `config_invalid` when the configuration file does not parse (before or
- *   after the edit; an edit that does not parse is rolled back).
+ *   after the edit; an edit that does not parse is rolled back); `invalid_input` for a path
+ *   holding a control character (the configuration would refuse it) or leading through a
+ *   file, before anything is written.
  */
 export async function initNotes(
   notes: string,
@@ -45,6 +47,12 @@ export async function initNotes(
   configFile: string,
 ): Promise<InitNotesResult> {
   const root = resolve(cwd, notes);
+  if (hasControlCharacter(root)) {
+    throw new LoreError("invalid_input", {
+      reason: "the --notes path holds a control character; lore.toml would refuse it",
+      reason_ru: "в пути --notes есть управляющий символ; lore.toml его не примет",
+    });
+  }
   const written: string[] = [];
   const files: [string, string][] = [
     [REGISTRY_EXAMPLE_PATH, REGISTRY_EXAMPLE],
@@ -52,7 +60,14 @@ export async function initNotes(
     [WORK_LOCAL_README_PATH, WORK_LOCAL_README],
     [HOT_FILE, AGENT_NOTES],
   ];
-  await mkdir(join(root, "knowledge"), { recursive: true });
+  await mkdir(join(root, "knowledge"), { recursive: true }).catch((error) => {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOTDIR" && code !== "EEXIST") throw error;
+    throw new LoreError("invalid_input", {
+      reason: `${root} is a file, or a part of it is; give a folder for --notes`,
+      reason_ru: `${root} — файл или путь проходит через файл; укажите папку для --notes`,
+    });
+  });
   for (const [path, text] of files) {
     const file = join(root, ...path.split("/"));
     if (existsSync(file)) continue;
@@ -81,11 +96,15 @@ async function recordPrimary(configFile: string, root: string): Promise<string |
     before === null
       ? table
       : `${before}${before.endsWith("\n") || before === "" ? "" : "\n"}\n${table}`;
-  await mkdir(dirname(configFile), { recursive: true });
+  await mkdir(dirname(configFile), { recursive: true }).catch((error) => {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOTDIR" && code !== "EEXIST") throw error;
+    throw invalid(configFile, "a part of the path is a file, not a folder");
+  });
   await writeFile(configFile, after);
   const reread = parseConfig(await readFile(configFile, "utf8"));
   if (reread.value?.knowledge?.primary !== root) {
-    if (before === null) await writeFile(configFile, "");
+    if (before === null) await unlink(configFile).catch(() => {});
     else await writeFile(configFile, before);
     throw invalid(
       configFile,

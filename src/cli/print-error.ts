@@ -1,14 +1,17 @@
 import type { Lang } from "../core/localized-text.js";
-import { isLoreError, LoreError } from "../core/lore-error.js";
+import { fromSqliteError, isLoreError, LoreError } from "../core/lore-error.js";
 import { exitCodeFor } from "./exit-codes.js";
 
 /**
  * Turns anything thrown by a command into a LoreError: usage errors from `node:util`
- * `parseArgs` become `invalid_input`; anything else is `internal` with the cause kept.
+ * `parseArgs` become `invalid_input`; SQLite errors `index_failed` (see `fromSqliteError`);
+ * anything else is `internal` with the cause kept.
  *
  * @param error - what was caught.
  */
 export function toLoreError(error: unknown): LoreError {
+  const sqlite = fromSqliteError(error);
+  if (sqlite !== undefined) return sqlite;
   if (isLoreError(error)) return error;
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);

@@ -92,11 +92,14 @@ const PATH_HINT: LocalizedText = {
   ru: "; используйте одинарные кавычки ('C:\\x') или удвойте обратную косую черту (\"C:\\\\x\")",
 };
 
-/** True when the text holds a C0 control character or DEL (what `\t`, `\n` escapes make). */
-function hasControlCharacter(text: string): boolean {
+/**
+ * True when the text holds a control character — C0, DEL or C1 (what `\t`, `\n`, `\x86`
+ * escapes make of a Windows path in double quotes).
+ */
+export function hasControlCharacter(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code < 0x20 || code === 0x7f) return true;
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return true;
   }
   return false;
 }

@@ -149,7 +149,7 @@ const MESSAGES: Record<ErrorCode, LocalizedText> = {
     ru: "forge ответил HTTP {status}: {reason_ru}",
   },
   git_failed: { en: "git failed: {reason}", ru: "git завершился с ошибкой: {reason}" },
-  index_failed: { en: "the index failed: {reason}", ru: "сбой указателя: {reason}" },
+  index_failed: { en: "the index failed: {reason}", ru: "сбой указателя: {reason_ru}" },
   project_unknown: {
     en: "unknown project: {project} — run sync first",
     ru: "неизвестный проект: {project} — сначала выполните sync",
@@ -212,4 +212,65 @@ export class LoreError extends Error {
  */
 export function isLoreError(value: unknown): value is LoreError {
   return value instanceof LoreError;
+}
+
+const SQLITE_BUSY_TEXT: LocalizedText = {
+  en: "the index database is busy: another lore process is writing it; try again when it is done",
+  ru: "база указателя занята: в неё пишет другой процесс lore; повторите, когда он закончит",
+};
+const SQLITE_CORRUPT_TEXT: LocalizedText = {
+  en: "the index database is damaged; delete it (LORE_DB) and run lore index again — git holds the knowledge",
+  ru: "база указателя повреждена; удалите её (LORE_DB) и снова выполните lore index — знания хранятся в git",
+};
+
+/** What to say for SQLite's primary result codes (`SQLITE_BUSY_SNAPSHOT` → `SQLITE_BUSY`). */
+const SQLITE_REASONS: Record<string, LocalizedText> = {
+  SQLITE_BUSY: SQLITE_BUSY_TEXT,
+  SQLITE_LOCKED: SQLITE_BUSY_TEXT,
+  SQLITE_CORRUPT: SQLITE_CORRUPT_TEXT,
+  SQLITE_NOTADB: SQLITE_CORRUPT_TEXT,
+  SQLITE_READONLY: {
+    en: "the index database is read-only; check the permissions of LORE_DB",
+    ru: "база указателя доступна только для чтения; проверьте права на LORE_DB",
+  },
+  SQLITE_FULL: { en: "the disk of the index database is full", ru: "диск базы указателя заполнен" },
+};
+
+/**
+ * Turns an error of the SQLite engine (better-sqlite3's `SqliteError`, known by its
+ * `SQLITE_*` code) into `index_failed` with a message that says what to do, so the engine's
+ * own text never reaches a user or an agent, nor as an `internal` error. An `index_failed`
+ * LoreError whose cause is a busy, damaged, read-only or full database gets that message
+ * too. The SQLite code is kept in `data.sqlite`, the engine's error as `cause`.
+ *
+ * @param error - anything caught.
+ * @returns the LoreError, or undefined when `error` is neither (keep it as it is).
+ */
+export function fromSqliteError(error: unknown): LoreError | undefined {
+  if (isLoreError(error)) {
+    if (error.code !== "index_failed") return undefined;
+    const cause = sqliteCode(error.cause);
+    return cause !== undefined && SQLITE_REASONS[cause.primary] !== undefined
+      ? fromSqliteError(error.cause)
+      : undefined;
+  }
+  const code = sqliteCode(error);
+  if (code === undefined) return undefined;
+  const reason = SQLITE_REASONS[code.primary] ?? {
+    en: `the index database failed (${code.full})`,
+    ru: `ошибка базы указателя (${code.full})`,
+  };
+  return new LoreError(
+    "index_failed",
+    { reason: reason.en, reason_ru: reason.ru },
+    { cause: error, data: { sqlite: code.full } },
+  );
+}
+
+/** A SQLite result code and its primary part (`SQLITE_BUSY_SNAPSHOT` → `SQLITE_BUSY`). */
+function sqliteCode(error: unknown): { full: string; primary: string } | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string") return undefined;
+  const primary = /^SQLITE_[A-Z]+/.exec(code)?.[0];
+  return primary === undefined ? undefined : { full: code, primary };
 }

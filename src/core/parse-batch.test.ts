@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { LIMITS } from "./entry.js";
 import { type BatchFile, parseBatch } from "./parse-batch.js";
+import { parseEntry } from "./parse-entry.js";
 
 const ID = "0190f5a4-3b2c-7d10-8a11-2b3c4d5e6f70";
 const ID2 = "0190f5a4-3b2d-7e21-9b22-3c4d5e6f7081";
@@ -108,5 +109,21 @@ describe("parseBatch", () => {
       ["huge.md", "file_too_large"],
     ]);
     expect(result.entries.map((e) => e.path)).toEqual(["a.md"]);
+  });
+
+  it("with `preparsed`, gives what it parses itself and leaves the given diagnostics alone", () => {
+    const files = [
+      entryFile("k/a.md", ID),
+      { path: "k/bad.md", bytes: enc("---\nid: [broken\n---\n\nBody.\n") },
+      entryFile("k/b.md", ID),
+      entryFile("k/c.md", ID2),
+    ];
+    const knownIds = new Map([[ID2, "other:k/z.md"]]);
+    const preparsed = files.map((f) => parseEntry(f.bytes, { mode: "lenient", path: f.path }));
+    const copy = structuredClone(preparsed);
+    expect(parseBatch(files, { mode: "lenient", knownIds, preparsed })).toEqual(
+      parseBatch(files, { mode: "lenient", knownIds }),
+    );
+    expect(preparsed).toEqual(copy);
   });
 });

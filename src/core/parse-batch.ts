@@ -1,5 +1,5 @@
 import { type Diagnostic, makeDiagnostic } from "./diagnostic.js";
-import { LIMITS, type ParsedEntry } from "./entry.js";
+import { LIMITS, type ParsedEntry, type ParseResult } from "./entry.js";
 import { type ParseMode, parseEntry } from "./parse-entry.js";
 
 /** One file of a batch: its path (relative to the repository) and its bytes. */
@@ -18,6 +18,12 @@ export interface BatchOptions {
    * this batch is ignored: its new content decides. Default: none.
    */
   knownIds?: ReadonlyMap<string, string>;
+  /**
+   * `parseEntry(files[i].bytes, { mode, path: files[i].path })` computed beforehand (e.g. in
+   * a worker thread), aligned with `files`; used instead of parsing again (its diagnostics
+   * array is copied, never changed). Default: each file is parsed here.
+   */
+  preparsed?: readonly ParseResult[];
 }
 
 /** A file of the batch that became an entry. */
@@ -79,7 +85,11 @@ export function parseBatch(files: readonly BatchFile[], opts: BatchOptions): Bat
       break;
     }
     bytes += cost;
-    const { value, diagnostics } = parseEntry(file.bytes, { mode: opts.mode, path: file.path });
+    const given = opts.preparsed?.[index];
+    const { value, diagnostics } =
+      given === undefined
+        ? parseEntry(file.bytes, { mode: opts.mode, path: file.path })
+        : { value: given.value, diagnostics: [...given.diagnostics] };
     if (value === undefined) {
       result.skipped.push({ path: file.path, diagnostics });
       continue;

@@ -16,6 +16,9 @@ export const SNIPPET_CHARS = 80;
  * @returns a string of the same length.
  */
 export function foldForMatch(text: string): string {
+  // Lower-casing never shortens a string, so an equal length means every offset kept.
+  const lower = text.toLowerCase();
+  if (lower.length === text.length) return lower.includes("ё") ? lower.replaceAll("ё", "е") : lower;
   let out = "";
   for (let i = 0; i < text.length; i++) {
     const ch = text[i] as string;
@@ -66,9 +69,11 @@ export function snippetAround(body: string, query: string, width = SNIPPET_CHARS
     const head = squash(body.slice(0, width * 4));
     return head.length > width ? `${head.slice(0, width).trimEnd()}…` : head;
   }
+  // A window of `width` centred on the match, slid inside the body near either end.
   const half = Math.max(0, Math.floor((width - q.length) / 2));
-  const start = Math.max(0, at - half);
-  const end = Math.min(body.length, at + q.length + half);
+  let start = Math.max(0, at - half);
+  const end = Math.min(body.length, Math.max(at + q.length, start + width));
+  start = Math.max(0, Math.min(start, end - width));
   const core = squash(body.slice(start, end));
   return `${start > 0 ? "…" : ""}${core}${end < body.length ? "…" : ""}`;
 }

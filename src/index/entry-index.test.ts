@@ -224,4 +224,12 @@ describe("EntryIndex counters", () => {
       "bob:1",
     ]);
   });
+
+  it("reads and sets the page cache limit in KiB; refuses a limit that is not positive", () => {
+    expect(index.pageCacheKib()).toBe(65536);
+    expect(index.pageCacheKib(16384)).toBe(65536);
+    expect(index.pageCacheKib()).toBe(16384);
+    expect(() => index.pageCacheKib(0)).toThrow(expect.objectContaining({ code: "invalid_input" }));
+    expect(index.pageCacheKib(65536)).toBe(16384);
+  });
 });

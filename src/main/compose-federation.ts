@@ -3,9 +3,9 @@ import { join, resolve } from "node:path";
 import { LoreError } from "../core/lore-error.js";
 import { checkWikiIndex } from "../core/wiki-index-check.js";
 import type { FederationPort } from "../mcp/federation-port.js";
-import type { ToolNames } from "../mcp/tool-names.js";
+import { type ToolNames, toolNames } from "../mcp/tool-names.js";
 import type { Backend } from "../ports/forge.js";
-import { askProjects } from "../services/ask-projects.js";
+import { askProjects, memoIndexParser } from "../services/ask-projects.js";
 import { createTask } from "../services/create-task.js";
 import { getFrom } from "../services/get-from.js";
 import { ingestPage } from "../services/ingest-page.js";
@@ -15,6 +15,8 @@ import { promotePage, suggestPromote } from "../services/promote-page.js";
 import { syncToCache } from "../services/sync.js";
 import { getWikiPage, searchWiki } from "../services/wiki-search.js";
 import { folderWikiStore, forgeWikiStore } from "../services/wiki-store.js";
+import type { LoreSettings } from "./load-config.js";
+import { createConfiguredForge } from "./load-forge.js";
 
 /** A forge as the federation uses it: the port, the owner of reads, where it is. */
 export interface FederationForge {
@@ -30,8 +32,11 @@ export interface FederationForge {
  * need it answer `federation_disabled`).
  */
 export interface FederationDeps {
-  /** The forge (`[forge]`), or null. */
-  forge: FederationForge | null;
+  /**
+   * The forge (`[forge]`), or null; or a loader called at the first use (a Gitea forge asks
+   * the server for its user) whose failure is that use's error.
+   */
+  forge: FederationForge | null | (() => Promise<FederationForge | null>);
   /** The sync cache file (`[projects] cache`), or null. */
   cacheFile: string | null;
   /** The shared wiki's folder (`[wiki] shared`), or null. */
@@ -90,10 +95,23 @@ function disabled(tool: string, need: keyof typeof HOW): LoreError {
  */
 export function composeFederation(deps: FederationDeps): FederationPort {
   const now = deps.now ?? (() => new Date());
+  const parseIndex = memoIndexParser();
   const projectWiki = () => folderWikiStore(join(deps.projectDir, ".wiki"));
-  const needForge = (caller: string): FederationForge => {
-    if (deps.forge === null) throw disabled(caller, "forge");
-    return deps.forge;
+  let loaded: Promise<FederationForge | null> | undefined;
+  const needForge = async (caller: string): Promise<FederationForge> => {
+    const source = deps.forge;
+    if (typeof source === "function") {
+      loaded ??= source();
+      // A failed load is retried at the next use (the user may fix auth.toml meanwhile).
+      const forge = await loaded.catch((error: unknown) => {
+        loaded = undefined;
+        throw error;
+      });
+      if (forge === null) throw disabled(caller, "forge");
+      return forge;
+    }
+    if (source === null) throw disabled(caller, "forge");
+    return source;
   };
   const needCache = (caller: string): string => {
     if (deps.cacheFile === null) throw disabled(caller, "cache");
@@ -107,28 +125,28 @@ export function composeFederation(deps: FederationDeps): FederationPort {
     searchShared: async (input, caller) => searchWiki(needShared(caller), input),
     getShared: async (slug, caller) => getWikiPage(needShared(caller), slug),
     async askProjects(input, caller) {
-      const { forge, owner } = needForge(caller);
+      const { forge, owner } = await needForge(caller);
       const cache = await readCache(needCache(caller));
-      return askProjects({ forge, owner, cache, names: deps.names }, input);
+      return askProjects({ forge, owner, cache, names: deps.names, parseIndex }, input);
     },
     async getFrom(project, slug, caller) {
-      const { forge, owner } = needForge(caller);
+      const { forge, owner } = await needForge(caller);
       const cache = await readCache(needCache(caller));
       return getFrom({ forge, owner, cache }, project, slug);
     },
     async ingest(input, caller) {
       if (input.target_project === undefined) return ingestPage(projectWiki(), input, now());
-      const { forge, owner } = needForge(caller);
+      const { forge, owner } = await needForge(caller);
       return ingestPage(forgeWikiStore(forge, owner, input.target_project), input, now());
     },
     suggestPromote: async (caller) => suggestPromote(projectWiki(), needShared(caller)),
     promote: async (slug, caller) => promotePage(projectWiki(), needShared(caller), slug, now()),
     async createTask(input, caller) {
-      const { forge, owner } = needForge(caller);
+      const { forge, owner } = await needForge(caller);
       return createTask({ forge, owner }, input);
     },
     async sync(caller) {
-      const { forge, owner, where } = needForge(caller);
+      const { forge, owner, where } = await needForge(caller);
       const cacheFile = needCache(caller);
       const cache = await syncToCache({
         forge,
@@ -168,4 +186,34 @@ export function composeFederation(deps: FederationDeps): FederationPort {
       return [{ name: file, report: text === null ? null : checkWikiIndex(text) }];
     },
   };
+}
+
+/**
+ * The federation of the configured settings (issue 4): `[forge]` (built at its first use),
+ * `[projects] cache`, `[wiki] shared`, `machine` and the current project's folder.
+ *
+ * @param settings - from `loadSettings`.
+ * @param names - the exposed tool names for ask_projects' hint. Default: underscore names.
+ */
+export function federationFromSettings(
+  settings: LoreSettings,
+  names: Pick<ToolNames, "getFrom" | "createTask"> = toolNames("underscore"),
+): FederationPort {
+  const forge = settings.forge;
+  return composeFederation({
+    forge:
+      forge === undefined
+        ? null
+        : () =>
+            createConfiguredForge(forge.config, {
+              env: {},
+              base: forge.base,
+              authPath: forge.authPath,
+            }),
+    cacheFile: settings.cacheFile ?? null,
+    sharedWiki: settings.sharedWiki ?? null,
+    projectDir: settings.projectDir ?? process.cwd(),
+    machine: settings.machine ?? "unknown",
+    names,
+  });
 }

@@ -5,11 +5,13 @@ import { indexSummary } from "../cli/index-summary.js";
 import type { ParseResult } from "../core/entry.js";
 import type { KnowledgeRoot } from "../core/knowledge-roots.js";
 import type { Lang } from "../core/localized-text.js";
-import { isLoreError } from "../core/lore-error.js";
+import { fromSqliteError, isLoreError } from "../core/lore-error.js";
 import { parseEntry } from "../core/parse-entry.js";
 import { resolveRoot } from "../core/root-resolution.js";
 import { type EntryIndex, openIndex } from "../index/entry-index.js";
+import type { FederationPort } from "../mcp/federation-port.js";
 import type { KnowledgePort, RecallArgs } from "../mcp/knowledge-port.js";
+import type { ToolNames } from "../mcp/tool-names.js";
 import { type EntryView, getEntry } from "../services/get-entry.js";
 import { indexFolder } from "../services/index-folder.js";
 import type { IndexProgress, IndexReport } from "../services/index-knowledge.js";
@@ -27,6 +29,7 @@ import { type RecallAnswer, recall } from "../services/recall.js";
 import { recallInRoot, withRoots } from "../services/recall-roots.js";
 import { type RootsStatusAnswer, rootsStatus } from "../services/roots-status.js";
 import { type RouteContextAnswer, routeContext } from "../services/route-context.js";
+import { federationFromSettings } from "./compose-federation.js";
 import type { LoreSettings } from "./load-config.js";
 
 /** Options of {@link composeLore}. */
@@ -104,6 +107,11 @@ export interface Lore {
   port(ready?: Promise<void>, options?: RootAccessOptions): KnowledgePort;
   /** Closes the index. Idempotent. */
   close(): Promise<void>;
+  /**
+   * The federation (issue 4: shared wiki, other projects through the forge, tasks, sync),
+   * from `[forge]`, `[wiki] shared`, `[projects] cache`; `names` spell ask_projects' hint.
+   */
+  federation(names?: Pick<ToolNames, "getFrom" | "createTask">): FederationPort;
 }
 
 /** How a caller reaches the roots. */
@@ -155,7 +163,7 @@ export async function composeLore(
           log(`lore: ${indexSummary(run, lang)}`);
           for (const line of run.lines) log(`  ${line}`);
         } catch (error) {
-          const text = isLoreError(error) ? `${error.text[lang]} [${error.code}]` : String(error);
+          const text = describeStartError(error, lang);
           log(`lore: ${basename(target)}: ${text}`);
         }
       }
@@ -183,6 +191,7 @@ export async function composeLore(
         status: lore.status,
       };
     },
+    federation: (names) => federationFromSettings(settings, names),
     async close() {
       if (closed) return;
       closed = true;
@@ -212,7 +221,7 @@ async function logRootRuns(lore: Lore, log: (line: string) => void, lang: Lang):
       );
     }
   } catch (error) {
-    const text = isLoreError(error) ? `${error.text[lang]} [${error.code}]` : String(error);
+    const text = describeStartError(error, lang);
     log(`lore: roots: ${text}`);
   }
 }
@@ -271,4 +280,10 @@ async function indexPath(
   } finally {
     await repo.close();
   }
+}
+
+/** One line for an indexing failure at start: the message and its code, never a bare engine error. */
+function describeStartError(error: unknown, lang: Lang): string {
+  const lore = fromSqliteError(error) ?? (isLoreError(error) ? error : undefined);
+  return lore === undefined ? String(error) : `${lore.text[lang]} [${lore.code}]`;
 }

@@ -59,7 +59,30 @@ describe("loadSettings", () => {
       database: join(home, ".local", "share", "lore", "index.db"),
       repos: [],
       server: { host: "127.0.0.1", port: 7377 },
+      cacheFile: join(home, ".local", "share", "lore", "cache.json"),
+      machine: expect.any(String),
+      projectDir: cwd,
     });
+  });
+
+  it("reads [forge], [wiki] shared, [projects] cache and machine (issue 4)", () => {
+    writeFileSync(
+      join(cwd, "lore.toml"),
+      [
+        'machine = "laptop"',
+        "[forge]",
+        "root = '~/repos'",
+        "[wiki]",
+        "shared = 'wiki'",
+        "[projects]",
+        "cache = 'c/cache.json'",
+      ].join("\n"),
+    );
+    const settings = loadSettings({ cwd, env: baseEnv() });
+    expect(settings.forge?.config).toEqual({ root: join(home, "repos") });
+    expect(settings.sharedWiki).toBe(join(cwd, "wiki"));
+    expect(settings.cacheFile).toBe(join(cwd, "c", "cache.json"));
+    expect(settings.machine).toBe("laptop");
   });
 
   it("indexes the current folder by default when it holds .gitriver/knowledge/", () => {

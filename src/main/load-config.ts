@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { homedir, userInfo } from "node:os";
+import { homedir, hostname, userInfo } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import {
   CONFIG_DEFAULTS,
@@ -10,6 +10,7 @@ import {
 import { isWindowsDrivePath, type KnowledgeRoot, listRoots } from "../core/knowledge-roots.js";
 import { type Lang, pickLang } from "../core/localized-text.js";
 import { LoreError } from "../core/lore-error.js";
+import { authFilePath } from "./load-forge.js";
 
 /** The environment variables Lore reads (all optional). */
 export type LoreEnv = Readonly<Record<string, string | undefined>>;
@@ -38,6 +39,20 @@ export interface LoreSettings {
    * written on other systems (where it never exists: `lore doctor` reports it).
    */
   roots?: KnowledgeRoot[];
+  /**
+   * Issue 4: `[forge]` as written, `root` resolved (`~`, relative to the config file), with
+   * the `auth.toml` path for Gitea's token; built by `main/load-forge.ts` when the
+   * federation is used. Absent when the file has no `[forge]`.
+   */
+  forge?: { config: NonNullable<ConfigFile["forge"]>; base: string; authPath: string };
+  /** Issue 4: `[wiki] shared`, resolved; absent when not configured. */
+  sharedWiki?: string;
+  /** Issue 4: `[projects] cache`, resolved. Default: `$XDG_DATA_HOME/lore/cache.json`. */
+  cacheFile?: string;
+  /** Issue 4: `machine`, written to the cache. Default: the host name. */
+  machine?: string;
+  /** Issue 4: the current project's folder (its wiki is `.wiki/`). Default: the working folder. */
+  projectDir?: string;
 }
 
 /** Options of {@link loadSettings}. */
@@ -129,6 +144,18 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoreSettings {
   if (file.knowledge !== undefined) {
     settings.roots = listRoots(file.knowledge, (path) => rootPath(path, base, env));
   }
+  if (file.forge !== undefined) {
+    const config = { ...file.forge };
+    if (config.root !== undefined) config.root = toPath(config.root);
+    settings.forge = { config, base, authPath: authFilePath(env) };
+  }
+  if (file.wiki?.shared !== undefined) settings.sharedWiki = toPath(file.wiki.shared);
+  settings.cacheFile =
+    file.projects?.cache !== undefined
+      ? toPath(file.projects.cache)
+      : join(dataHome(env), "lore", "cache.json");
+  settings.machine = file.machine ?? safeHostname();
+  settings.projectDir = resolve(cwd);
   return settings;
 }
 
@@ -142,6 +169,14 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoreSettings {
 export function rootPath(path: string, base: string, env: LoreEnv): string {
   if (isWindowsDrivePath(path) && process.platform !== "win32") return path;
   return resolve(base, expandHome(path, env));
+}
+
+function safeHostname(): string {
+  try {
+    return hostname() || "unknown";
+  } catch {
+    return "unknown";
+  }
 }
 
 function isFile(path: string): boolean {

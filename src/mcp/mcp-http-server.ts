@@ -27,7 +27,17 @@ export interface McpHttpServer {
   close(): Promise<void>;
 }
 
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+const LOOPBACK_NAMES = new Set(["localhost", "::1", "[::1]"]);
+
+/**
+ * Whether a host name or address is loopback: `localhost` (any case), `::1`, or any IPv4
+ * address of 127.0.0.0/8 — so binding `127.0.0.2` keeps the Host check, and `LOCALHOST`
+ * passes it (host names are case-insensitive).
+ */
+function isLoopback(host: string): boolean {
+  const name = host.toLowerCase();
+  return LOOPBACK_NAMES.has(name) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name);
+}
 
 function sendJson(res: ServerResponse, status: number, value: unknown): void {
   const body = JSON.stringify(value);
@@ -57,10 +67,10 @@ function hostName(req: IncomingMessage): string {
  * @throws the listen error (e.g. `EADDRINUSE`) as Node reports it.
  */
 export async function startMcpHttpServer(options: McpHttpServerOptions): Promise<McpHttpServer> {
-  const loopbackOnly = LOOPBACK_HOSTS.has(options.host);
+  const loopbackOnly = isLoopback(options.host);
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? "/").split("?")[0];
-    if (loopbackOnly && !LOOPBACK_HOSTS.has(hostName(req))) {
+    if (loopbackOnly && !isLoopback(hostName(req))) {
       jsonRpcError(res, 403, "Forbidden: Host is not a loopback name");
       return;
     }

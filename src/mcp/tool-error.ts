@@ -1,6 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Lang } from "../core/localized-text.js";
-import { type ErrorCode, isLoreError, LoreError } from "../core/lore-error.js";
+import { type ErrorCode, fromSqliteError, isLoreError, LoreError } from "../core/lore-error.js";
 import type { ToolNames } from "./tool-names.js";
 
 /**
@@ -55,13 +55,15 @@ function nextStep(code: ErrorCode, names: ToolNames): string {
  * @param lang - the message language.
  */
 export function toolError(error: unknown, names: ToolNames, lang: Lang): CallToolResult {
-  const lore = isLoreError(error)
-    ? error
-    : new LoreError(
-        "internal",
-        { reason: error instanceof Error ? error.message : String(error) },
-        { cause: error },
-      );
+  const lore =
+    fromSqliteError(error) ??
+    (isLoreError(error)
+      ? error
+      : new LoreError(
+          "internal",
+          { reason: error instanceof Error ? error.message : String(error) },
+          { cause: error },
+        ));
   const body: Record<string, unknown> = {
     code: lore.code,
     message: lore.text[lang],

@@ -2,6 +2,7 @@ import {
   parseWikiIndexWithReport,
   WIKI_PAGE_TYPES,
   type WikiIndexEntry,
+  type WikiIndexReport,
   type WikiPageType,
 } from "../core/wiki-index.js";
 import { matchesAny, snippetAround } from "../core/wiki-match.js";
@@ -91,6 +92,26 @@ export interface AskProjectsDeps {
   names: { getFrom: string; createTask: string };
   /** Most page fetches at once. Default: {@link ASK_FETCH_CONCURRENCY}. */
   concurrency?: number;
+  /**
+   * Parses a project's cached index. Default: `parseWikiIndexWithReport`; the composition
+   * root passes a memo (see {@link memoIndexParser}) so repeated questions parse once.
+   */
+  parseIndex?: (project: string, text: string) => WikiIndexReport;
+}
+
+/**
+ * A parser of cached indexes that remembers the last report per project and reuses it
+ * while the text is the same (the cache changes only at a sync).
+ */
+export function memoIndexParser(): (project: string, text: string) => WikiIndexReport {
+  const memo = new Map<string, { text: string; report: WikiIndexReport }>();
+  return (project, text) => {
+    const hit = memo.get(project);
+    if (hit !== undefined && hit.text === text) return hit.report;
+    const report = parseWikiIndexWithReport(text);
+    memo.set(project, { text, report });
+    return report;
+  };
 }
 
 /** The index entries of one project that match, before their pages are fetched. */
@@ -128,7 +149,10 @@ export async function askProjects(
     const status = byName.get(project);
     if (status === undefined) return { project, error: ASK_ERRORS.unknownProject };
     if (status.wiki_index === undefined) return { project, error: ASK_ERRORS.noWiki };
-    const report = parseWikiIndexWithReport(status.wiki_index);
+    const report = (deps.parseIndex ?? ((_p, t) => parseWikiIndexWithReport(t)))(
+      project,
+      status.wiki_index,
+    );
     const first = report.problems[0];
     if (report.entries.length === 0 && first !== undefined) {
       return { project, error: ASK_ERRORS.malformed(`line ${first.line}: ${first.message.en}`) };

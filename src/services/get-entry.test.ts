@@ -71,6 +71,23 @@ describe("getEntry", () => {
     expect(index.stats("ann")).toMatchObject([{ entryId: ID, read: 1, firstReadAt: 42 }]);
   });
 
+  it("finds an id written in upper case, as the parser holds ids in lower case", () => {
+    index.putFile({
+      repo: "repo",
+      path: "k/b.md",
+      blobSha: "c".repeat(40),
+      parsed: {
+        entry: { id: ID, contract: [], origin: "human", links: [], unknownKeys: {}, body: "B.\n" },
+        summary: "B.",
+        reachable: false,
+        unmetMechanisms: [],
+      },
+      diagnostics: [],
+    });
+    expect(getEntry(index, ID.toUpperCase(), "ann").id).toBe(ID);
+    expect(getEntry(index, ` ${ID} `, "ann").id).toBe(ID);
+  });
+
   it("refuses an unknown id with entry_not_found and counts nothing", () => {
     expect(() => getEntry(index, ID, "ann")).toThrow(LoreError);
     try {

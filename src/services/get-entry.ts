@@ -44,7 +44,10 @@ export interface EntryView {
  * @throws LoreError `entry_not_found` when no stored file holds the id.
  */
 export function getEntry(index: EntryIndex, id: string, user: string, now?: number): EntryView {
-  const entry = index.getEntry(id);
+  // Entry ids are held in lower case (the parser folds them): `01A2…` names the same entry.
+  // Other ids (a root's `note:<root>:<path>`) keep their case.
+  const trimmed = id.trim();
+  const entry = index.getEntry(/^[0-9a-f-]+$/i.test(trimmed) ? trimmed.toLowerCase() : id);
   if (entry === undefined) throw new LoreError("entry_not_found", { id });
   index.countRead(user, entry.id, now ?? Date.now());
   const model: Entry = {

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { lstat, readdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { LIMITS } from "../core/entry.js";
 import { LoreError } from "../core/lore-error.js";
 import type { KnowledgeBlob } from "../ports/git-repo.js";
 import { comparePaths } from "./duplicate-ids.js";
@@ -39,7 +40,8 @@ export function gitBlobSha(bytes: Uint8Array): string {
  * repository"): the `.md` files under `<dir>/.gitriver/knowledge/`, found by a walk that
  * follows no symbolic link (links are left out, so nothing outside the folder is read).
  * Each file's git blob sha stands in for the blob sha, so the incremental rules of
- * {@link indexKnowledge} hold: every file is read to hash it, only changed ones are parsed.
+ * {@link indexKnowledge} hold: every file is read to hash it (one over the 64 KB entry limit
+ * only has its size read), only changed ones are parsed.
  * Paths are stored relative to `dir`, `/`-separated. The report's `commit` is `null`.
  *
  * @throws LoreError `path_not_found` when `dir` does not exist; `not_a_repository` when it
@@ -85,6 +87,17 @@ async function listFolder(root: string): Promise<KnowledgeBlob[]> {
     while (next < paths.length) {
       const position = next++;
       const path = paths[position] as string;
+      const info = await lstat(join(root, path)).catch(() => null);
+      if (info === null) continue; // gone since the walk
+      if (info.size > LIMITS.fileBytes) {
+        // Never read whole (it may be gigabytes): the indexer skips it as file_too_large by
+        // its size. A stand-in sha from size and mtime still tells when it changes.
+        const sha = createHash("sha1")
+          .update(`oversize ${info.size} ${info.mtimeMs}`)
+          .digest("hex");
+        blobs[position] = { path, sha, size: info.size };
+        continue;
+      }
       const bytes = await readFile(join(root, path)).catch(() => null);
       if (bytes !== null) blobs[position] = { path, sha: gitBlobSha(bytes), size: bytes.length };
     }

@@ -1,9 +1,16 @@
 import { type Diagnostic, makeDiagnostic } from "../core/diagnostic.js";
 import { LIMITS, type ParsedEntry } from "../core/entry.js";
+import type { IndexDocument } from "../core/index-document.js";
 import type { Lang } from "../core/localized-text.js";
-import { type BatchResult, parseBatch } from "../core/parse-batch.js";
+import { type BatchFile, parseBatch } from "../core/parse-batch.js";
 import { formatReport, type ReportFile } from "../core/parse-report.js";
 import type { KnowledgeBlob } from "../ports/git-repo.js";
+import {
+  type BatchAnalyser,
+  type FileAnalysis,
+  inlineAnalyser,
+  startWorkerAnalyser,
+} from "./batch-analysis.js";
 import { comparePaths, recheckDuplicates, settleIds } from "./duplicate-ids.js";
 
 /** The folder of entry files, relative to the repository root (seed 004, "Устройство файла"). */
@@ -32,6 +39,11 @@ export interface IndexWriter {
   idOwners(ids: readonly string[]): Map<string, { repo: string; path: string }>;
   /** The stored report (diagnostics) of each file of a repository that has one. */
   fileReports(repo: string): Iterable<{ path: string; diagnostics: Diagnostic[] }>;
+  /**
+   * Reads the page cache limit, KiB, and sets it to `kib` when given (see
+   * `EntryIndex.pageCacheKib`). Optional: a writer without it keeps its cache.
+   */
+  pageCacheKib?(kib?: number): number;
 }
 
 /**
@@ -103,6 +115,28 @@ export interface IndexKnowledgeOptions {
    * seed 004 ("Пределы"). Default: 10 MB.
    */
   batchBytes?: number;
+  /**
+   * Where files are parsed and analysed: `inline` in this thread; `worker` in one worker
+   * thread, so that reading git, analysis and SQLite writes overlap (this thread when no
+   * compiled worker script exists). The result is the same either way. `worker` is faster
+   * on an idle machine with two cores or more but costs about 10 % more CPU and 100–150 MB
+   * more peak RSS at 100k entries (bench of issue 2, section 8). Default: `inline`.
+   */
+  analysis?: "worker" | "inline";
+}
+
+/** One file read in this run, with its bytes. */
+type BatchItem = { blob: KnowledgeBlob; bytes: Uint8Array };
+
+/** The page cache of a build that reads more than this many KiB (16 MB). */
+const BUILD_CACHE_KIB = 16 * 1024;
+
+/** Bytes per request to the worker (1 MB); a batch (one transaction) holds up to 10. */
+const WORKER_CHUNK_BYTES = 1024 * 1024;
+
+/** The files of a batch as `parseBatch` takes them. */
+function toFiles(batch: readonly BatchItem[]): BatchFile[] {
+  return batch.map(({ blob, bytes }) => ({ path: blob.path, bytes }));
 }
 
 /** What became of one file parsed in this run; `omitted` counts diagnostics not kept. */
@@ -173,25 +207,33 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
     outcomes.delete(path);
   };
 
-  let round = work;
-  let rechecks = 0;
-  for (let rounds = 0; rounds < MAX_ROUNDS; rounds++) {
-    if (round.length === 0) {
-      // Only a deletion or a changed file can free an id; additions alone cannot.
-      if (updated === 0 && removed.length === 0) break;
-      round = recheckDuplicates(index, repoName, tree);
-      for (const blob of round) forget(blob.path);
-      rechecks += 1;
-      if (round.length === 0 || rechecks > MAX_ROUNDS / 2) break;
+  // A large build mostly appends: a small page cache keeps its peak RSS down.
+  const workBytes = work.reduce((sum, blob) => sum + blob.size, 0);
+  const cacheBefore =
+    workBytes > BUILD_CACHE_KIB * 1024 ? index.pageCacheKib?.(BUILD_CACHE_KIB) : undefined;
+  try {
+    let round = work;
+    let rechecks = 0;
+    for (let rounds = 0; rounds < MAX_ROUNDS; rounds++) {
+      if (round.length === 0) {
+        // Only a deletion or a changed file can free an id; additions alone cannot.
+        if (updated === 0 && removed.length === 0) break;
+        round = recheckDuplicates(index, repoName, tree);
+        for (const blob of round) forget(blob.path);
+        rechecks += 1;
+        if (round.length === 0 || rechecks > MAX_ROUNDS / 2) break;
+        progress.total += round.length;
+      }
+      const requeue = new Set<string>();
+      await runRound(round, requeue);
+      round = [...requeue]
+        .sort(comparePaths)
+        .map((path) => tree.get(path))
+        .filter((blob): blob is KnowledgeBlob => blob !== undefined);
       progress.total += round.length;
     }
-    const requeue = new Set<string>();
-    await runRound(round, requeue);
-    round = [...requeue]
-      .sort(comparePaths)
-      .map((path) => tree.get(path))
-      .filter((blob): blob is KnowledgeBlob => blob !== undefined);
-    progress.total += round.length;
+  } finally {
+    if (cacheBefore !== undefined && cacheBefore > 0) index.pageCacheKib?.(cacheBefore);
   }
   report();
 
@@ -221,7 +263,12 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
     lines: reportLines(paths, outcomes, options.lang ?? "en"),
   };
 
-  /** Reads and parses one round of files in path order, a batch at a time. */
+  /**
+   * Reads and parses one round of files in path order, a batch at a time. With a worker it
+   * is pipelined: while batch k is analysed, batch k − 1 is written and batch k + 1 read.
+   * Batches are written in order, each after the previous one, so ids settle exactly as when
+   * done one after the other.
+   */
   async function runRound(blobs: KnowledgeBlob[], requeue: Set<string>): Promise<void> {
     const pending = new Set(blobs.map((blob) => blob.path));
     const tooLarge = blobs.filter((blob) => blob.size > LIMITS.fileBytes);
@@ -244,39 +291,108 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
         }
       });
     }
-    let batch: { blob: KnowledgeBlob; bytes: Uint8Array }[] = [];
-    let batchBytes = 0;
     const toRead = blobs.filter((blob) => blob.size <= LIMITS.fileBytes);
-    for await (const item of source.read(toRead)) {
-      progress.read += 1;
-      progress.bytes += item.bytes.length;
-      if (batch.length > 0 && batchBytes + item.bytes.length > batchLimit) {
-        [batch, batchBytes] = flush(batch, pending, requeue);
-        report();
-      }
-      batch.push(item);
-      batchBytes += item.bytes.length;
-    }
-    while (batch.length > 0) {
-      [batch, batchBytes] = flush(batch, pending, requeue);
+    const analyser = await analyserFor(toRead);
+    // With a worker, a batch goes to analysis in chunks as it is read, so reading, analysis
+    // and writing overlap; it is still written in one transaction.
+    const chunkLimit = analyser.threaded ? WORKER_CHUNK_BYTES : batchLimit;
+    /** Complete batches waiting to be written, oldest first (at most two with a worker). */
+    const queue: { items: BatchItem[]; analysis: Promise<FileAnalysis[]>; ready: boolean }[] = [];
+    let batch: BatchItem[] = [];
+    let chunks: Promise<FileAnalysis[]>[] = [];
+    let batchBytes = 0;
+    let chunkStart = 0;
+    let chunkBytes = 0;
+    const sendChunk = () => {
+      if (chunkStart === batch.length) return;
+      const chunk = analyser.analyse(toFiles(batch.slice(chunkStart)));
+      // A rejection is taken when the batch is written; never an unhandled one meanwhile.
+      chunk.catch(() => {});
+      chunks.push(chunk);
+      chunkStart = batch.length;
+      chunkBytes = 0;
+    };
+    const writeOldest = async () => {
+      const oldest = queue.shift();
+      if (oldest === undefined) return;
+      write(oldest.items, await oldest.analysis, pending, requeue);
       report();
+    };
+    const closeBatch = async () => {
+      sendChunk();
+      const entry = {
+        items: batch,
+        analysis: Promise.all(chunks).then((parts) => parts.flat()),
+        ready: false,
+      };
+      entry.analysis.then(
+        () => {
+          entry.ready = true;
+        },
+        () => {
+          entry.ready = true;
+        },
+      );
+      queue.push(entry);
+      batch = [];
+      chunks = [];
+      batchBytes = 0;
+      chunkStart = 0;
+      while (queue.length > (analyser.threaded ? 1 : 0)) await writeOldest();
+    };
+    try {
+      for await (const item of source.read(toRead)) {
+        progress.read += 1;
+        progress.bytes += item.bytes.length;
+        if (batch.length > 0 && batchBytes + item.bytes.length > batchLimit) await closeBatch();
+        else if (batch.length > chunkStart && chunkBytes + item.bytes.length > chunkLimit) {
+          sendChunk();
+          if (queue[0]?.ready === true) await writeOldest();
+        }
+        batch.push(item);
+        batchBytes += item.bytes.length;
+        chunkBytes += item.bytes.length;
+      }
+      if (batch.length > 0) await closeBatch();
+      while (queue.length > 0) await writeOldest();
+    } finally {
+      await analyser.close();
     }
   }
 
   /**
-   * Parses one batch, settles duplicate ids against the index and writes the batch in one
-   * transaction. Returns the files the parser deferred (they open the next batch).
+   * The analyser of a round: a worker thread when `analysis` is `worker`, the round reads
+   * enough bytes to be worth one and the compiled worker script exists, else this thread.
    */
-  function flush(
-    batch: { blob: KnowledgeBlob; bytes: Uint8Array }[],
+  async function analyserFor(blobs: readonly KnowledgeBlob[]): Promise<BatchAnalyser> {
+    if (options.analysis !== "worker") return inlineAnalyser();
+    const bytes = blobs.reduce((sum, blob) => sum + blob.size, 0);
+    if (bytes === 0) return inlineAnalyser();
+    return startWorkerAnalyser() ?? inlineAnalyser();
+  }
+
+  /**
+   * Applies the batch rules (`parseBatch` over the analysed files), settles duplicate ids
+   * against the index and writes the batch in one transaction; the files the parser
+   * deferred (never with batches under the 10 MB limit) are written next, before any later
+   * batch.
+   *
+   * @param analyses - `analyseFiles` of the batch, aligned with `batch`.
+   */
+  function write(
+    batch: BatchItem[],
+    analyses: FileAnalysis[],
     pending: Set<string>,
     requeue: Set<string>,
-  ): [{ blob: KnowledgeBlob; bytes: Uint8Array }[], number] {
-    const files = batch.map(({ blob, bytes }) => ({ path: blob.path, bytes }));
+  ): void {
+    const files = toFiles(batch);
+    const preparsed = analyses.map((analysis) => analysis.parse);
+    const documents = new Map<string, IndexDocument | undefined>();
+    for (const [i, item] of batch.entries()) documents.set(item.blob.path, analyses[i]?.document);
     const inBatch = new Map(batch.map(({ blob }) => [blob.path, blob]));
-    let result: BatchResult = parseBatch(files, { mode: "lenient" });
+    let result = parseBatch(files, { mode: "lenient", preparsed });
     const { knownIds, demote, freeFirst } = settleIds(index, repoName, result.entries, inBatch);
-    if (knownIds.size > 0) result = parseBatch(files, { mode: "lenient", knownIds });
+    if (knownIds.size > 0) result = parseBatch(files, { mode: "lenient", knownIds, preparsed });
     const deferred = new Set(result.deferred);
     index.transaction(() => {
       for (const path of demote) {
@@ -292,12 +408,14 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
       for (const item of result.entries) {
         const blob = inBatch.get(item.path);
         if (blob === undefined) continue;
+        const document = documents.get(item.path);
         const put = index.putFile({
           repo: repoName,
           path: item.path,
           blobSha: blob.sha,
           parsed: item.parsed,
           diagnostics: item.diagnostics,
+          ...(document === undefined ? {} : { document }),
         });
         if (put.stored === "entry") {
           record(item.path, true, item.diagnostics, item.parsed.unmetMechanisms);
@@ -330,17 +448,24 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
       progress.done += 1;
     }
     progress.deferred += deferred.size;
-    const carried = batch.filter(({ blob }) => deferred.has(blob.path));
-    if (carried.length > 0 && carried.length === batch.length) {
-      // The parser took nothing: never loop; a lone file goes through as skipped.
-      const [first, ...rest] = carried;
-      if (first !== undefined) {
-        if (batch.length === 1) storeDeferredAlone(first.blob, pending);
-        else flush([first], pending, requeue);
-      }
-      return [rest, rest.reduce((sum, item) => sum + item.bytes.length, 0)];
+    const carried: BatchItem[] = [];
+    const carriedAnalyses: FileAnalysis[] = [];
+    for (const [i, item] of batch.entries()) {
+      const analysis = analyses[i];
+      if (!deferred.has(item.blob.path) || analysis === undefined) continue;
+      carried.push(item);
+      carriedAnalyses.push(analysis);
     }
-    return [carried, carried.reduce((sum, item) => sum + item.bytes.length, 0)];
+    if (carried.length === 0) return;
+    if (carried.length === batch.length) {
+      // The parser took nothing: never loop; a lone file goes through as skipped.
+      const head = carried[0] as BatchItem;
+      if (batch.length === 1) storeDeferredAlone(head.blob, pending);
+      else write(carried.slice(0, 1), carriedAnalyses.slice(0, 1), pending, requeue);
+      carried.shift();
+      carriedAnalyses.shift();
+    }
+    if (carried.length > 0) write(carried, carriedAnalyses, pending, requeue);
   }
 
   /** A file the parser deferred even alone (cannot happen under 64 KB): kept with a report. */

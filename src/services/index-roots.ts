@@ -11,8 +11,8 @@
  * are incremental by git blob sha; notes gone from the disk are dropped.
  */
 import type { Dirent } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { readdir, readFile, realpath } from "node:fs/promises";
+import { join, sep } from "node:path";
 import type { ParsedEntry } from "../core/entry.js";
 import type { KnowledgeRoot } from "../core/knowledge-roots.js";
 import { parseEntry } from "../core/parse-entry.js";
@@ -65,9 +65,12 @@ async function indexRoot(index: EntryIndex, root: KnowledgeRoot): Promise<RootIn
     removed: 0,
   };
   const base = join(root.path, KNOWLEDGE_DIR);
-  const paths = await listNotes(base);
+  // A `knowledge/` that is a symbolic link out of the root is not indexed (read_file refuses
+  // it too, `path_outside_root`): what was stored from it is dropped below.
+  const escapes = await leadsOutside(root.path, base);
+  const paths = escapes ? [] : await listNotes(base);
   if (paths === null) return run;
-  run.exists = true;
+  run.exists = !escapes;
   const stored = index.listFiles(repo);
   const seen = new Set<string>();
   for (const path of paths) {
@@ -137,6 +140,14 @@ export function noteEntry(rootId: string, path: string, text: string): ParsedEnt
     reachable: false,
     unmetMechanisms: [],
   };
+}
+
+/** Whether `knowledge/` resolves to a folder outside its root (a linked folder). */
+async function leadsOutside(rootPath: string, base: string): Promise<boolean> {
+  const rootReal = await realpath(rootPath).catch(() => null);
+  const baseReal = await realpath(base).catch(() => null);
+  if (rootReal === null || baseReal === null) return false;
+  return !baseReal.startsWith(rootReal.endsWith(sep) ? rootReal : rootReal + sep);
 }
 
 /** The `.md` regular files under a folder, `/`-separated, sorted; null when it is missing. */

@@ -4,19 +4,22 @@
  * `write_file`). Every path goes through `core/knowledge-path.ts` and then `realpath`, so
  * no `..`, absolute path, drive letter, NUL byte or symbolic link leads outside the root.
  */
-import { randomBytes } from "node:crypto";
-import { constants } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { constants, existsSync } from "node:fs";
 import {
   link,
   lstat,
   mkdir,
+  open,
   readFile,
   realpath,
   rename,
+  stat,
   unlink,
   writeFile,
 } from "node:fs/promises";
-import { dirname, join, sep } from "node:path";
+import { basename, dirname, join, sep } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { pathOutsideRoot, requireKnowledgePath } from "../core/knowledge-path.js";
 import { type KnowledgeRoot, PRIMARY_ROOT_ID } from "../core/knowledge-roots.js";
 import { LoreError } from "../core/lore-error.js";
@@ -28,6 +31,18 @@ export const KNOWLEDGE_DIR = "knowledge";
 
 /** Largest file `read_file` returns and `write_file` writes, bytes (1 MiB). */
 export const MAX_FILE_BYTES = 1024 * 1024;
+
+/** Longest name of one path segment, UTF-8 bytes (NAME_MAX of common file systems). */
+export const MAX_NAME_BYTES = 255;
+
+/** Whether open folders can be reached through their descriptors (`/proc/self/fd/N`, Linux). */
+const PIN_FOLDERS = process.platform === "linux" && existsSync("/proc/self/fd");
+
+/** How long a write waits for another writer of the same file, ms. */
+const LOCK_WAIT_MS = 10_000;
+
+/** A lock file older than this is left over by a killed writer and is taken over, ms. */
+const LOCK_STALE_MS = 30_000;
 
 /** The roots the services work on, and whether unconfigured `knowledge_path`s may be read. */
 export interface RootsContext {
@@ -99,7 +114,7 @@ export async function readKnowledgeFile(
 ): Promise<ReadFileAnswer> {
   const named = hasRootArgs(input);
   const root = resolveRoot(ctx.roots, input, rootOptions(ctx));
-  const path = requireKnowledgePath(input.file_path, root.id);
+  const path = requireSaneNames(requireKnowledgePath(input.file_path, root.id));
   let livesIn: ReadFileAnswer["lives_in"];
   if (!named && root.kind === "primary") {
     const registry = await loadRegistry(root);
@@ -112,6 +127,7 @@ export async function readKnowledgeFile(
   const file = join(base, ...path.split("/"));
   const real = await realpath(file).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
+    if (error.code === "ENAMETOOLONG") throw nameTooLong(path);
     throw error;
   });
   if (real === null) {
@@ -175,7 +191,7 @@ export async function writeKnowledgeFile(
 ): Promise<WriteFileAnswer> {
   const root = resolveRoot(ctx.roots, input, rootOptions(ctx));
   requireWritable(root);
-  const path = requireKnowledgePath(input.file_path, root.id);
+  const path = requireSaneNames(requireKnowledgePath(input.file_path, root.id));
   const mode = input.mode ?? "create";
   if (Buffer.byteLength(input.content) > MAX_FILE_BYTES) {
     throw new LoreError("invalid_input", {
@@ -194,48 +210,185 @@ export async function writeKnowledgeFile(
   const file = join(baseReal, ...path.split("/"));
   // The deepest folder that exists must be inside knowledge/ (a linked folder must not lead out).
   await checkParents(baseReal, dirname(file), input.file_path, root.id);
-  const existing = await lstat(file).catch(() => null);
-  if (existing?.isSymbolicLink()) {
-    const target = await realpath(file).catch(() => null);
-    if (target === null || !isInside(baseReal, target)) {
-      throw pathOutsideRoot(input.file_path, root.id, "symlink_escape");
+  try {
+    await mkdir(dirname(file), { recursive: true });
+  } catch (error) {
+    throw fsInputError(error, root.id, path);
+  }
+  // From here on the folder is pinned: opened once, then reached through its descriptor
+  // (`/proc/self/fd/N`, Linux), so a folder swapped for a symbolic link after the checks
+  // above cannot redirect the write; elsewhere `requireSameFolder` re-checks before the
+  // file is put in place.
+  const folder = await realpath(dirname(file)).catch((error: unknown) => {
+    throw fsInputError(error, root.id, path);
+  });
+  const outside = () => pathOutsideRoot(input.file_path, root.id, "symlink_escape");
+  if (!isInside(baseReal, folder)) throw outside();
+  const handle = await open(folder, constants.O_RDONLY | constants.O_DIRECTORY).catch(
+    (error: unknown) => {
+      throw fsInputError(error, root.id, path);
+    },
+  );
+  try {
+    const dir = PIN_FOLDERS ? `/proc/self/fd/${handle.fd}` : folder;
+    await requireSameFolder(dir, folder, baseReal, outside);
+    const target = join(dir, basename(file));
+    return await withFileLock(dir, basename(file), async () => {
+      const existing = await lstat(target).catch(() => null);
+      if (existing?.isSymbolicLink()) {
+        const linked = await realpath(target).catch(() => null);
+        if (linked === null || !isInside(baseReal, linked)) throw outside();
+      }
+      if (existing !== null && mode === "create") {
+        throw new LoreError(
+          "file_exists",
+          { path: `${root.id}:${path}` },
+          { data: { root: root.id, file_path: path } },
+        );
+      }
+      if (existing !== null && (await stat(target).catch(() => null))?.isFile() !== true) {
+        throw new LoreError("invalid_input", {
+          reason: `${root.id}:${path} is a folder, not a file`,
+          reason_ru: `${root.id}:${path} — папка, а не файл`,
+        });
+      }
+      const before = existing === null || mode !== "append" ? "" : await readFile(target, "utf8");
+      const text = mode === "append" ? before + input.content : input.content;
+      const temp = join(dir, `.${randomBytes(6).toString("hex")}.lore-tmp`);
+      await writeFile(temp, text, {
+        flag: constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY,
+      });
+      try {
+        await requireSameFolder(dir, folder, baseReal, outside);
+        if (mode === "create") {
+          await link(temp, target).catch((error: NodeJS.ErrnoException) => {
+            if (error.code === "EEXIST") {
+              throw new LoreError("file_exists", { path: `${root.id}:${path}` }, { cause: error });
+            }
+            throw error;
+          });
+          await unlink(temp).catch(() => {});
+        } else {
+          await rename(temp, target);
+        }
+      } catch (error) {
+        await unlink(temp).catch(() => {});
+        throw fsInputError(error, root.id, path);
+      }
+      return {
+        root: root.id,
+        file_path: path,
+        mode,
+        created: existing === null,
+        bytes: Buffer.byteLength(text),
+      };
+    });
+  } catch (error) {
+    throw fsInputError(error, root.id, path);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Runs `fn` holding the write lock of one file (`.<name>.lore-lock` beside it), so that
+ * concurrent writers of the same file — `append` reads, then renames — never lose each
+ * other's text. A lock left by a killed writer is taken over after {@link LOCK_STALE_MS}.
+ */
+async function withFileLock<T>(folder: string, name: string, fn: () => Promise<T>): Promise<T> {
+  const short = Buffer.byteLength(name) <= 200;
+  const lock = join(
+    folder,
+    `.${short ? name : createHash("sha256").update(name).digest("hex").slice(0, 32)}.lore-lock`,
+  );
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      const handle = await open(lock, "wx");
+      await handle.writeFile(String(process.pid)).finally(() => handle.close());
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      if (await staleLock(lock)) {
+        await unlink(lock).catch(() => {});
+        continue;
+      }
+      if (Date.now() > deadline) {
+        throw new LoreError("internal", {
+          reason: `${name} is being written by another process; try again`,
+        });
+      }
+      await sleep(5 + Math.floor(Math.random() * 20));
     }
   }
-  if (existing !== null && mode === "create") {
-    throw new LoreError(
-      "file_exists",
-      { path: `${root.id}:${path}` },
-      { data: { root: root.id, file_path: path } },
+  try {
+    return await fn();
+  } finally {
+    await unlink(lock).catch(() => {});
+  }
+}
+
+/** Whether a lock file was left by a writer that is gone (its pid is dead, or it is old). */
+async function staleLock(lock: string): Promise<boolean> {
+  const info = await stat(lock).catch(() => null);
+  if (info === null) return false;
+  if (Date.now() - info.mtimeMs > LOCK_STALE_MS) return true;
+  const pid = Number((await readFile(lock, "utf8").catch(() => "")).trim());
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
+/** Refuses when `dir` no longer resolves to `folder` inside `base` (swapped for a link, moved). */
+async function requireSameFolder(
+  dir: string,
+  folder: string,
+  base: string,
+  outside: () => LoreError,
+): Promise<void> {
+  const now = await realpath(dir).catch(() => null);
+  if (now !== folder || !isInside(base, now)) throw outside();
+}
+
+/** Refuses a path segment longer than the file system allows (ENAMETOOLONG). */
+function requireSaneNames(path: string): string {
+  if (path.split("/").some((part) => Buffer.byteLength(part) > MAX_NAME_BYTES)) {
+    throw nameTooLong(path);
+  }
+  return path;
+}
+
+function nameTooLong(path: string): LoreError {
+  const shown = path.length > 80 ? `${path.slice(0, 80)}…` : path;
+  return new LoreError("invalid_input", {
+    reason: `file_path “${shown}” is too long for the file system (at most ${MAX_NAME_BYTES} bytes a name)`,
+    reason_ru: `file_path «${shown}» слишком длинный для файловой системы (не больше ${MAX_NAME_BYTES} байт на имя)`,
+  });
+}
+
+/** Maps file-system errors a caller's path can cause to `invalid_input`; others pass. */
+function fsInputError(error: unknown, rootId: string, path: string): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === "ENAMETOOLONG") return nameTooLong(path);
+  if (code === "ENOENT") {
+    // The folder went away while the file was being written (removed by another process).
+    return new LoreError(
+      "path_not_found",
+      { path: `${rootId}:${path}` },
+      { data: { root: rootId, file_path: path } },
     );
   }
-  await mkdir(dirname(file), { recursive: true });
-  const before = existing === null ? "" : mode === "append" ? await readFile(file, "utf8") : "";
-  const text = mode === "append" ? before + input.content : input.content;
-  const temp = join(dirname(file), `.${randomBytes(6).toString("hex")}.lore-tmp`);
-  await writeFile(temp, text, { flag: constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY });
-  try {
-    if (mode === "create") {
-      await link(temp, file).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === "EEXIST") {
-          throw new LoreError("file_exists", { path: `${root.id}:${path}` }, { cause: error });
-        }
-        throw error;
-      });
-      await unlink(temp);
-    } else {
-      await rename(temp, file);
-    }
-  } catch (error) {
-    await unlink(temp).catch(() => {});
-    throw error;
+  if (code === "ENOTDIR" || code === "EEXIST" || code === "EISDIR") {
+    return new LoreError("invalid_input", {
+      reason: `${rootId}:${path} cannot be written: a part of the path is a file, or the path is a folder`,
+      reason_ru: `${rootId}:${path} нельзя записать: часть пути — файл, или путь — папка`,
+    });
   }
-  return {
-    root: root.id,
-    file_path: path,
-    mode,
-    created: existing === null,
-    bytes: Buffer.byteLength(text),
-  };
+  return error;
 }
 
 /**

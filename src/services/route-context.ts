@@ -25,6 +25,12 @@ import { loadRegistry, type RootsContext, readKnowledgeFile } from "./knowledge-
 /** Characters of each preview (seed 003: «короткий preview»). */
 export const PREVIEW_CHARS = 400;
 
+/** Most registry lines in an overlay (a registry can hold thousands of one root's lines). */
+export const MAX_OVERLAY_LINES = 50;
+
+/** Most previews in an overlay (each reads a file). */
+export const MAX_PREVIEWS = 10;
+
 /** One hot section in an answer. */
 export interface RouteSection {
   heading: string;
@@ -57,9 +63,9 @@ export interface RouteContextAnswer {
   overlay?: {
     /** The `knowledge-roots-routing-v1` section's text; null when the hot file lacks it. */
     routing_section: string | null;
-    /** The matching registry lines. */
+    /** The matching registry lines, at most {@link MAX_OVERLAY_LINES} in file order. */
     registry_lines: { line: number; text: string; path: string; prefix: boolean; root: string }[];
-    /** A preview of each matched file entry that lives in another root. */
+    /** A preview of each matched file entry that lives in another root (at most {@link MAX_PREVIEWS}). */
     previews: RoutePreview[];
   };
 }
@@ -93,7 +99,8 @@ export async function routeContext(ctx: RootsContext, query: string): Promise<Ro
   const entries = registry?.entries ?? [];
   const matched = matchingRegistryEntries(entries, query);
   const named = namedRootEntries(entries, ctx.roots, query);
-  const lines = entries.filter((e) => matched.includes(e) || named.includes(e));
+  const wanted = new Set([...matched, ...named]);
+  const lines = entries.filter((e) => wanted.has(e)).slice(0, MAX_OVERLAY_LINES);
   if (!isRoutingQuery(query) && matched.length === 0) return answer;
   const routing = findSection(sections, ROUTING_SECTION_ID);
   answer.knowledge_roots_overlay_applied = true;
@@ -128,6 +135,7 @@ async function previews(
 ): Promise<RoutePreview[]> {
   const out: RoutePreview[] = [];
   for (const entry of lines) {
+    if (out.length >= MAX_PREVIEWS) break;
     if (entry.prefix || entry.root === "primary") continue;
     try {
       const read = await readKnowledgeFile(ctx, {

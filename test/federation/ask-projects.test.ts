@@ -196,7 +196,7 @@ describe("knowledge.ask_projects: more of seed 000's branches", () => {
         slug: "entities/yolka-(tree)",
         type: "entities",
         title: "Ёлка как символ",
-        snippet: "# Ёлка Новогодняя Ёлка стоит в зале до Крещ…",
+        snippet: "# Ёлка Новогодняя Ёлка стоит в зале до Крещения.",
       },
     ]);
   });

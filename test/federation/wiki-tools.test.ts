@@ -75,7 +75,7 @@ describe("knowledge.search and knowledge.get (the shared wiki)", () => {
         slug: "concepts/windows-paths",
         type: "concepts",
         title: "concepts/windows-paths",
-        snippet: "…shes in TOML need single quotes, e.g. yarn paths.",
+        snippet: "Backslashes in TOML need single quotes, e.g. yarn paths.",
         matched: "body",
       },
     ]);

@@ -17,7 +17,9 @@ const entry = (n: number, body = `Entry number ${n} about deploys.`) =>
 
 type Index = ReturnType<typeof openIndex>;
 
-describe("indexRepository", () => {
+// Every case runs with parsing and analysis in this thread and in the worker thread
+// (`dist/services/index-worker.js`, built by the global setup): the results must be equal.
+describe.each(["inline", "worker"] as const)("indexRepository (analysis: %s)", (analysis) => {
   let work: string;
   let repo: TestRepo;
   let git: GitRepo;
@@ -34,6 +36,7 @@ describe("indexRepository", () => {
       index,
       repo: git,
       repoName: "acme/app",
+      analysis,
       ...(commit === undefined ? {} : { commit }),
       onProgress: (p) => progress.push(p),
     });

@@ -77,7 +77,7 @@ export const askCommand: Command = {
     const types = typesOption(listOption(args, "type"));
     if (types !== undefined) input.types = types;
     const lore = await ctx.openLore();
-    const answer = await (await lore.federation()).askProjects(input, "lore ask");
+    const answer = await lore.federation().askProjects(input, "lore ask");
     if (flag(args, "json")) {
       printJson(ctx.out, answer);
       return EXIT_CODES.ok;

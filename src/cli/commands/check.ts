@@ -1,6 +1,7 @@
-import { lstat, readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import type { Diagnostic } from "../../core/diagnostic.js";
+import { type Diagnostic, makeDiagnostic } from "../../core/diagnostic.js";
+import { LIMITS } from "../../core/entry.js";
 import type { Lang } from "../../core/localized-text.js";
 import { LoreError } from "../../core/lore-error.js";
 import {
@@ -54,17 +55,26 @@ async function walk(dir: string, out: string[]): Promise<void> {
 }
 
 /**
- * Collects the files to check: a named file as is, a folder's `.md` files recursively.
+ * Collects the files to check: a named file as is, a folder's `.md` files recursively. A
+ * named path is followed when it is a symbolic link (the caller named it); inside folders
+ * no link is followed.
  *
- * @throws LoreError `path_not_found` for a missing path.
+ * @throws LoreError `path_not_found` for a missing path; `invalid_input` for a named path
+ *   that is neither a regular file nor a folder (a FIFO or a device would block or never end).
  */
 async function collect(paths: readonly string[]): Promise<string[]> {
   const files: string[] = [];
   for (const path of paths) {
-    const info = await lstat(path).catch(() => null);
+    const info = await stat(path).catch(() => null);
     if (info === null) throw new LoreError("path_not_found", { path });
     if (info.isDirectory()) await walk(path, files);
-    else files.push(path);
+    else if (info.isFile()) files.push(path);
+    else {
+      throw new LoreError("invalid_input", {
+        reason: `${path} is neither a regular file nor a folder`,
+        reason_ru: `${path} — не обычный файл и не папка`,
+      });
+    }
   }
   return [...new Set(files)].sort();
 }
@@ -75,10 +85,21 @@ async function collect(paths: readonly string[]): Promise<string[]> {
  *
  * @param files - files with display paths, in order.
  * @param lang - the report language.
+ * @param oversized - files over the entry size limit, by display path and size: reported
+ *   `file_too_large` without being read.
  */
-export function checkFiles(files: readonly BatchFile[], lang: Lang): CheckSummary {
+export function checkFiles(
+  files: readonly BatchFile[],
+  lang: Lang,
+  oversized: readonly { path: string; size: number }[] = [],
+): CheckSummary {
   const entries: BatchEntry[] = [];
-  const skipped: BatchSkip[] = [];
+  const skipped: BatchSkip[] = oversized.map(({ path, size }) => ({
+    path,
+    diagnostics: [
+      makeDiagnostic("file_too_large", { path, params: { size, limit: LIMITS.fileBytes } }),
+    ],
+  }));
   const knownIds = new Map<string, string>();
   let remaining = [...files];
   while (remaining.length > 0) {
@@ -92,7 +113,12 @@ export function checkFiles(files: readonly BatchFile[], lang: Lang): CheckSummar
     if (next.length === remaining.length) break; // no progress: cannot happen, guard anyway
     remaining = next;
   }
-  const order = new Map(files.map((file, i) => [file.path, i]));
+  const paths = files.map((file) => file.path);
+  if (oversized.length > 0) {
+    paths.push(...oversized.map((file) => file.path));
+    paths.sort();
+  }
+  const order = new Map(paths.map((path, i) => [path, i]));
   const byPath = (a: { path: string }, b: { path: string }) =>
     (order.get(a.path) ?? 0) - (order.get(b.path) ?? 0);
   entries.sort(byPath);
@@ -104,7 +130,7 @@ export function checkFiles(files: readonly BatchFile[], lang: Lang): CheckSummar
   ].sort(byPath);
   return {
     ok: skipped.length === 0,
-    files: files.length,
+    files: files.length + oversized.length,
     entries: entries.length,
     skipped: skipped.length,
     unreachable: entries.filter((e) => !e.parsed.reachable).length,
@@ -156,10 +182,14 @@ export const checkCommand: Command = {
         : [join(projectRoot(ctx.cwd), KNOWLEDGE_DIR)];
     const paths = await collect(named);
     const files: BatchFile[] = [];
+    // A file over the entry limit is reported from its size, never read whole.
+    const oversized: { path: string; size: number }[] = [];
     for (const path of paths) {
-      files.push({ path: displayPath(ctx.cwd, path), bytes: await readFile(path) });
+      const { size } = await stat(path);
+      if (size > LIMITS.fileBytes) oversized.push({ path: displayPath(ctx.cwd, path), size });
+      else files.push({ path: displayPath(ctx.cwd, path), bytes: await readFile(path) });
     }
-    const summary = checkFiles(files, ctx.lang);
+    const summary = checkFiles(files, ctx.lang, oversized);
     if (flag(args, "json")) printJson(ctx.out, summary);
     else {
       for (const line of summary.report) ctx.out(line);

@@ -1,5 +1,6 @@
 import { readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { tomlPathString } from "../../core/toml-path.js";
 import { userConfigPath } from "../../main/load-config.js";
 import { atMostPositionals, stringOption } from "../args.js";
 import type { Command } from "../command.js";
@@ -69,11 +70,11 @@ export const initCommand: Command = {
       ctx.err(
         result.config === null
           ? ctx.lang === "ru"
-            ? `в ${target} уже есть [knowledge]; не изменён — добавьте primary = '${result.root}' сами`
-            : `${target} already has [knowledge]; left alone — set primary = '${result.root}' there`
+            ? `в ${target} уже есть [knowledge]; не изменён — добавьте primary = ${tomlPathString(result.root)} сами`
+            : `${target} already has [knowledge]; left alone — set primary = ${tomlPathString(result.root)} there`
           : ctx.lang === "ru"
-            ? `записано в ${result.config}: [knowledge] primary = '${result.root}'`
-            : `recorded in ${result.config}: [knowledge] primary = '${result.root}'`,
+            ? `записано в ${result.config}: [knowledge] primary = ${tomlPathString(result.root)}`
+            : `recorded in ${result.config}: [knowledge] primary = ${tomlPathString(result.root)}`,
       );
       return EXIT_CODES.ok;
     }

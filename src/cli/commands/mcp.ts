@@ -76,10 +76,13 @@ export const mcpCommand: Command = {
     const { createMcpServer } = await import("../../mcp/create-mcp-server.js");
     const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
     const ready = lore.indexAll(repos);
+    const { toolNames } = await import("../../mcp/tool-names.js");
     const server = createMcpServer(lore.port(ready), {
       toolNames: style,
       lang: ctx.lang,
       version: ctx.version,
+      // Issue 4: the federation tools, answering `federation_disabled` when not configured.
+      federation: lore.federation(toolNames(style)),
     });
     const closed = new Promise<void>((done) => {
       process.stdin.once("end", () => done());

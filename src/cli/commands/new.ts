@@ -1,8 +1,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { type Diagnostic, formatDiagnosticLine } from "../../core/diagnostic.js";
 import type { ContractClause, Entry, Origin } from "../../core/entry.js";
 import { formatEntry } from "../../core/format-entry.js";
-import { LoreError } from "../../core/lore-error.js";
+import { isLoreError, LoreError } from "../../core/lore-error.js";
 import { parseEntry } from "../../core/parse-entry.js";
 import { mintEntryId } from "../../services/mint-entry-id.js";
 import { atMostPositionals, listOption, stringOption } from "../args.js";
@@ -137,7 +138,17 @@ export const newCommand: Command = {
     if (title !== undefined) input.title = title;
     const body = stringOption(args, "body");
     if (body !== undefined) input.body = body;
-    const { path } = await writeNewEntry(input);
+    const { path } = await writeNewEntry(input).catch((error: unknown) => {
+      // The refusal's one line only counts the problems: name each one, as `lore check` does.
+      if (isLoreError(error) && error.code === "invalid_entry") {
+        const found = error.data.diagnostics;
+        for (const d of Array.isArray(found) ? (found as Diagnostic[]) : []) {
+          const shown = d.path === undefined ? d : { ...d, path: displayPath(ctx.cwd, d.path) };
+          ctx.err(formatDiagnosticLine(shown, ctx.lang));
+        }
+      }
+      throw error;
+    });
     ctx.out(displayPath(ctx.cwd, path));
     return EXIT_CODES.ok;
   },

@@ -40,7 +40,7 @@ export const syncCommand: Command = {
   async run(ctx, args) {
     atMostPositionals(args, 0, USAGE);
     const lore = await ctx.openLore();
-    const summary = await (await lore.federation()).sync("lore sync");
+    const summary = await lore.federation().sync("lore sync");
     if (flag(args, "json")) printJson(ctx.out, summary);
     else for (const line of syncLines(summary, ctx.lang)) ctx.out(line);
     return EXIT_CODES.ok;

@@ -55,10 +55,9 @@ export const tasksCommand: Command = {
       }
     }
     const lore = await ctx.openLore();
-    const task = await (await lore.federation()).createTask(
-      { target_project: project, body },
-      "lore tasks create",
-    );
+    const task = await lore
+      .federation()
+      .createTask({ target_project: project, body }, "lore tasks create");
     if (flag(args, "json")) printJson(ctx.out, task);
     else ctx.out(`lore: task ${task.slug} added to ${task.project} (${task.path})`);
     return EXIT_CODES.ok;

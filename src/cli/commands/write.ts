@@ -8,6 +8,25 @@ import { filePathArgument, rootOptions } from "./read.js";
 const USAGE =
   "lore write <file_path> [--mode create|replace|append] [--text T | --from FILE | stdin] [--json]";
 
+/** The text to write: `--from FILE`, else stdin; a missing or unreadable file is refused. */
+function readContent(from: string | undefined): string {
+  if (from === undefined) return readFileSync(0, "utf8");
+  try {
+    return readFileSync(from, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR")
+      throw new LoreError("path_not_found", { path: from });
+    if (code === "EISDIR") {
+      throw new LoreError("invalid_input", {
+        reason: `--from ${from} is a folder, not a file`,
+        reason_ru: `--from ${from} — папка, а не файл`,
+      });
+    }
+    throw error;
+  }
+}
+
 /** `lore write`: a file of the primary root (issue 3, the CLI mirror of `write_file`). */
 export const writeCommand: Command = {
   name: "write",
@@ -48,9 +67,7 @@ export const writeCommand: Command = {
       });
     }
     const from = stringOption(args, "from");
-    const content =
-      stringOption(args, "text") ??
-      (from !== undefined ? readFileSync(from, "utf8") : readFileSync(0, "utf8"));
+    const content = stringOption(args, "text") ?? readContent(from);
     const lore = await ctx.openLore();
     const answer = await lore.writeFile({
       file_path: filePath,
