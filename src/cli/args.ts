@@ -40,7 +40,8 @@ export function flag(args: CommandArgs, name: string): boolean {
  * @param args - parsed arguments.
  * @param name - option name.
  * @param range - inclusive bounds.
- * @throws LoreError `invalid_input` when the value is not a whole number in the range.
+ * @throws LoreError `invalid_input` when the value is not a whole number in the range;
+ *   `invalid_limit` for `--limit` (from 1), as the MCP tools answer.
  */
 export function intOption(
   args: CommandArgs,
@@ -51,6 +52,9 @@ export function intOption(
   if (raw === undefined) return undefined;
   const value = Number(raw);
   if (!/^-?\d+$/.test(raw.trim()) || value < range.min || value > range.max) {
+    // A page size is refused with the code the MCP tools use for it (README, error codes).
+    if (name === "limit" && range.min === 1)
+      throw new LoreError("invalid_limit", { max: range.max });
     throw new LoreError("invalid_input", {
       reason: `--${name} must be a whole number from ${range.min} to ${range.max}, not “${raw}”`,
       reason_ru: `--${name} должен быть целым числом от ${range.min} до ${range.max}, а не «${raw}»`,

@@ -82,6 +82,24 @@ function mainHelp(version: string): string {
 }
 
 /**
+ * The `--config PATH` (or `--config=PATH`) of raw arguments, read before they are parsed so
+ * that a refusal of the arguments themselves is still said in the configured language.
+ *
+ * @param args - the arguments after the command word.
+ * @returns the path, or undefined when none is given.
+ */
+function configOptionOf(args: readonly string[]): string | undefined {
+  let found: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? "";
+    if (arg === "--") break;
+    if (arg === "--config" && args[i + 1] !== undefined) found = args[++i];
+    else if (arg.startsWith("--config=")) found = arg.slice("--config=".length);
+  }
+  return found;
+}
+
+/**
  * Runs the `lore` command line: picks the command, parses its options with `node:util`
  * `parseArgs`, runs it, prints a refusal as `lore: <message> [code]` on stderr in the chosen
  * language and returns the exit code of its kind (`exit-codes.ts`).
@@ -145,6 +163,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return lore;
     },
   };
+  configPath = configOptionOf(rest);
   try {
     const parsed = parseArgs({
       args: [...rest],
@@ -167,6 +186,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (typeof args.values.config === "string") configPath = args.values.config;
     return await command.run(ctx, args);
   } catch (error) {
+    // An argument error comes before the configuration is read: read it now for its `lang`.
+    if (!settings) {
+      try {
+        ctx.settings();
+      } catch {
+        // An unreadable configuration keeps the language of the environment.
+      }
+    }
     const described = describeError(error, lang);
     err(described.line);
     return described.exitCode;

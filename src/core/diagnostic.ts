@@ -230,18 +230,72 @@ export function makeDiagnostic(code: DiagnosticCode, details: DiagnosticDetails 
 
 /**
  * Formats a diagnostic as one report line, `path:line:column: message [code]` (seed 004,
- * "Отчёт разбора": "путь: причина").
+ * "Отчёт разбора": "путь: причина"). The line stays one line whatever the file name or
+ * the values quoted in the message hold: the path goes through {@link reportPath}, the
+ * message and `at` through {@link oneLine}.
  *
  * @param diagnostic - the diagnostic.
  * @param lang - the message language.
- * @returns one line without a trailing newline.
+ * @returns one line without a trailing newline (no line break and no control character
+ *   but TAB in it).
  */
 export function formatDiagnosticLine(diagnostic: Diagnostic, lang: Lang): string {
-  let where = diagnostic.path ?? "<input>";
+  let where = diagnostic.path === undefined ? "<input>" : reportPath(diagnostic.path);
   if (diagnostic.line !== undefined) {
     where += `:${diagnostic.line}`;
     if (diagnostic.column !== undefined) where += `:${diagnostic.column}`;
   }
-  const at = diagnostic.at ? ` (${diagnostic.at})` : "";
-  return `${where}: ${diagnostic.message[lang]}${at} [${diagnostic.code}]`;
+  const at = diagnostic.at ? ` (${oneLine(diagnostic.at)})` : "";
+  return `${where}: ${oneLine(diagnostic.message[lang])}${at} [${diagnostic.code}]`;
+}
+
+/** Control characters (C0, DEL, C1) and the Unicode line and paragraph separators. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we look for
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we look for
+const UNSAFE_BUT_TAB = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u2028\u2029]/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what we look for
+const QUOTED_ESCAPES = /["\\\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/** The JSON-style escape of one character: `\n`, `\r`, `\t`, `\"`, `\\`, else `\uXXXX`. */
+function escapeChar(char: string): string {
+  switch (char) {
+    case "\n":
+      return "\\n";
+    case "\r":
+      return "\\r";
+    case "\t":
+      return "\\t";
+    case '"':
+      return '\\"';
+    case "\\":
+      return "\\\\";
+    default:
+      return `\\u${(char.codePointAt(0) as number).toString(16).padStart(4, "0")}`;
+  }
+}
+
+/**
+ * A text made safe for one line of a report: each control character but TAB (C0, DEL,
+ * C1) and U+2028/U+2029 becomes its JSON-style escape (`\n`, `\r`, `\u001b`); other text
+ * is unchanged.
+ *
+ * @param text - any text (a message, a key path).
+ * @returns the text, with no line break or terminal escape in it.
+ */
+export function oneLine(text: string): string {
+  return text.replace(UNSAFE_BUT_TAB, escapeChar);
+}
+
+/**
+ * A file path as a report line shows it: as it is, unless it holds a control character,
+ * U+2028/U+2029 or starts with `"`; then quoted and escaped JSON-style, so `a<LF>b.md`
+ * shows as `"a\nb.md"` and each report line stays one line (and unambiguous).
+ *
+ * @param path - the file's path.
+ * @returns the path to print.
+ */
+export function reportPath(path: string): string {
+  if (!UNSAFE.test(path) && !path.startsWith('"')) return path;
+  return `"${path.replace(QUOTED_ESCAPES, escapeChar)}"`;
 }

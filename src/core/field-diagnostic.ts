@@ -78,3 +78,49 @@ export function show(value: unknown): string {
   const chars = Array.from(text.slice(0, 200));
   return chars.length > 80 ? `${chars.slice(0, 79).join("")}…` : chars.join("");
 }
+
+/** A control character found in a value (see {@link findControlCharacter}). */
+export interface ControlCharacter {
+  /** Its code point, e.g. `0x1b`. */
+  code: number;
+  /** Its position in the value, in characters (code points) from 1. */
+  position: number;
+}
+
+/**
+ * Finds the first control character a displayed value must not hold: C0 except TAB and
+ * LF (U+0000–U+0008, U+000B–U+001F), DEL (U+007F) and C1 (U+0080–U+009F). YAML escapes in
+ * double quotes (`"\u0000"`, `"\u001b[31m"`, `"\x85"`) make them; printed raw they hide
+ * text or drive the terminal.
+ *
+ * @param text - the value.
+ * @returns the first one, or `undefined` when there is none.
+ */
+export function findControlCharacter(text: string): ControlCharacter | undefined {
+  let position = 0;
+  for (const char of text) {
+    position += 1;
+    const code = char.codePointAt(0) as number;
+    if ((code < 0x20 && code !== 0x09 && code !== 0x0a) || (code >= 0x7f && code <= 0x9f)) {
+      return { code, position };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The hint of a value refused for a control character, e.g. ` — item 1 holds the control
+ * character U+001B (character 1), which a YAML escape such as "\u001b" makes; remove it`.
+ *
+ * @param found - the character (see {@link findControlCharacter}).
+ * @param en - what holds it, in English (`it`, `item 2`).
+ * @param ru - the same in Russian (`он`, `элемент 2`).
+ */
+export function controlHint(found: ControlCharacter, en: string, ru: string): Hint {
+  const hex = found.code.toString(16).toUpperCase().padStart(4, "0");
+  const yamlEscape = `"\\u${hex.toLowerCase()}"`;
+  return {
+    hint: ` — ${en} holds the control character U+${hex} (character ${found.position}), which a YAML escape such as ${yamlEscape} makes; remove it`,
+    hint_ru: ` — ${ru} содержит управляющий символ U+${hex} (символ ${found.position}); его даёт экранирование YAML вроде ${yamlEscape} — уберите его`,
+  };
+}

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type ContractClause, type Entry, KNOWN_KEYS } from "./entry.js";
+import { findControlCharacter } from "./field-diagnostic.js";
 import { formatEntry } from "./format-entry.js";
 import { LoreError } from "./lore-error.js";
 import { parseEntry } from "./parse-entry.js";
@@ -141,6 +142,8 @@ const text = fc.oneof(
   }),
 );
 const nonBlank = text.filter((s) => s.trim() !== "");
+/** A displayed value (summary, on_query word, on_tool name): no control character but TAB/LF. */
+const displayed = nonBlank.filter((s) => findControlCharacter(s) === undefined);
 const uuid7 = fc.uuid({ version: 7 });
 const yamlValue = fc.letrec((tie) => ({
   value: fc.oneof(
@@ -157,9 +160,9 @@ const yamlValue = fc.letrec((tie) => ({
 const clause: fc.Arbitrary<ContractClause> = fc.oneof(
   fc.record({
     mechanism: fc.constant("on_query"),
-    params: fc.record({ words: fc.array(nonBlank, { minLength: 1, maxLength: 4 }) }),
+    params: fc.record({ words: fc.array(displayed, { minLength: 1, maxLength: 4 }) }),
   }),
-  fc.record({ mechanism: fc.constant("on_tool"), params: fc.record({ name: nonBlank }) }),
+  fc.record({ mechanism: fc.constant("on_tool"), params: fc.record({ name: displayed }) }),
   fc.record({
     mechanism: nonBlank.filter((m) => m !== "on_query" && m !== "on_tool"),
     params: fc.dictionary(text, yamlValue, { maxKeys: 3 }),
@@ -171,7 +174,7 @@ const entry: fc.Arbitrary<Entry> = fc.record(
     contract: fc.array(clause, { maxLength: 3 }),
     origin: fc.constantFrom("human", "agent"),
     links: fc.array(uuid7, { maxLength: 3 }),
-    summary: nonBlank,
+    summary: displayed,
     unknownKeys: fc.dictionary(
       text.filter((k) => !(KNOWN_KEYS as readonly string[]).includes(k)),
       yamlValue,

@@ -29,9 +29,26 @@ export interface IndexDocument {
 export function indexDocument(parsed: ParsedEntry): IndexDocument {
   const reachable = parsed.reachable;
   return {
-    summaryText: analyzeText(parsed.summary).join(" "),
-    bodyText: analyzeText(parsed.entry.body).join(" "),
+    ...entryText(parsed.summary, parsed.entry.body),
     words: reachable ? contractWords(parsed.entry.contract) : [],
     tools: reachable ? contractTools(parsed.entry.contract) : [],
   };
+}
+
+/**
+ * The full-text columns of an entry: its display summary and body, each analysed
+ * (`analyzeText`) and joined by single spaces. Deterministic: the index re-analyses the
+ * stored summary and body of an entry it removes to tell FTS5 which tokens to take out
+ * (see `index/migrations/002-fts-delete.ts`), so a change to the analysis must come with a
+ * migration that rebuilds the full-text table.
+ *
+ * @param summary - the display summary (`ParsedEntry.summary`, as stored in `entries.summary`).
+ * @param body - the body (as stored in `entries.body`).
+ * @returns `{summaryText, bodyText}`: stems separated by one space (empty strings when none).
+ */
+export function entryText(
+  summary: string,
+  body: string,
+): Pick<IndexDocument, "summaryText" | "bodyText"> {
+  return { summaryText: analyzeText(summary).join(" "), bodyText: analyzeText(body).join(" ") };
 }

@@ -1,7 +1,9 @@
 import type { DiagnosticDetails } from "./diagnostic.js";
 import { type ContractClause, KNOWN_MECHANISMS } from "./entry.js";
 import {
+  controlHint,
   EXPECTED,
+  findControlCharacter,
   type Hint,
   invalidField,
   isMapping,
@@ -35,7 +37,8 @@ export interface ContractChecks {
  * Checks the `contract` field (seed 004, "Поля заголовка"; issue 2, §2 "Known
  * mechanisms"): a list of `{mechanism, params}` clauses. `on_query` needs `params.words`
  * (a non-empty list of non-blank strings), `on_tool` needs `params.name` (a non-blank
- * string) — `invalid_mechanism_params`, with a hint for `- #word` items, which YAML reads as
+ * string), neither holding a control character other than TAB and LF (see
+ * `findControlCharacter`) — `invalid_mechanism_params`, with a hint for `- #word` items, which YAML reads as
  * comments. Other mechanisms are kept as written (`unknown_mechanism`); other params of a
  * known mechanism are kept too (`unknown_key`). A clause that is not a mapping, lacks a
  * mechanism, has params that are not a mapping or holds other keys is `invalid_field`.
@@ -150,8 +153,12 @@ function wordsProblem(words: unknown): ParamProblem | undefined {
     const n = index + 1;
     const at = `words[${index}]`;
     if (typeof word === "string") {
-      if (word.trim() !== "") continue;
-      return { at, hint: { hint: ` — item ${n} is blank`, hint_ru: ` — элемент ${n} пуст` } };
+      if (word.trim() === "") {
+        return { at, hint: { hint: ` — item ${n} is blank`, hint_ru: ` — элемент ${n} пуст` } };
+      }
+      const control = findControlCharacter(word);
+      if (control === undefined) continue;
+      return { at, hint: controlHint(control, `item ${n}`, `элемент ${n}`) };
     }
     if (word === null) {
       return {
@@ -169,7 +176,12 @@ function wordsProblem(words: unknown): ParamProblem | undefined {
 }
 
 function nameProblem(name: unknown): ParamProblem | undefined {
-  if (typeof name === "string" && name.trim() !== "") return undefined;
+  if (typeof name === "string" && name.trim() !== "") {
+    const control = findControlCharacter(name);
+    return control === undefined
+      ? undefined
+      : { at: "name", hint: controlHint(control, "the name", "имя") };
+  }
   if (typeof name === "string" || name === undefined || name === null) {
     return { at: "name", hint: NO_HINT };
   }

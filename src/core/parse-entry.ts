@@ -12,7 +12,14 @@ import {
   type Origin,
   type ParseResult,
 } from "./entry.js";
-import { EXPECTED, invalidField, type Report, show } from "./field-diagnostic.js";
+import {
+  controlHint,
+  EXPECTED,
+  findControlCharacter,
+  invalidField,
+  type Report,
+  show,
+} from "./field-diagnostic.js";
 import { createFrontmatterLocator, type FrontmatterLocator } from "./frontmatter-locator.js";
 import { nearestKey } from "./nearest-key.js";
 import { readContract } from "./parse-contract.js";
@@ -46,12 +53,13 @@ export interface ParseOptions {
  * - `id` — required UUIDv7 (`missing_id`, `invalid_id`); held in lower case;
  * - `origin` — `human` | `agent`, default `agent` (`invalid_field`);
  * - `contract` — list of `{mechanism, params}`; `on_query` needs `params.words` (non-empty
- *   list of non-blank strings), `on_tool` needs `params.name` (non-blank string)
- *   (`invalid_mechanism_params`); another mechanism is kept as written and makes the entry
+ *   list of non-blank strings), `on_tool` needs `params.name` (non-blank string), neither
+ *   holding a control character other than TAB and LF (`invalid_mechanism_params`); another mechanism is kept as written and makes the entry
  *   unreachable (`unknown_mechanism`); other keys in a clause are `invalid_field`; other
  *   params of a known mechanism are `unknown_key` (kept, unreachable);
  * - `links` — list of UUIDv7 (`invalid_field`, `invalid_link` per element); held in lower case;
- * - `summary` — non-blank string (`invalid_field`); see `resolveSummary` for its notes;
+ * - `summary` — non-blank string with no control character other than TAB and LF
+ *   (`invalid_field`; see `findControlCharacter`); see `resolveSummary` for its notes;
  * - any other key — `unknown_key` with the nearest known key or none, kept in `unknownKeys`;
  * - the body — `empty_body` when blank; `no_contract` note when the contract is empty.
  *
@@ -225,8 +233,14 @@ function readFields(
 
   const rawSummary = field("summary");
   let summary: string | undefined;
-  if (typeof rawSummary === "string" && rawSummary.trim() !== "") summary = rawSummary;
-  else if (rawSummary !== undefined && rawSummary !== null) {
+  if (typeof rawSummary === "string" && rawSummary.trim() !== "") {
+    const control = findControlCharacter(rawSummary);
+    if (control === undefined) summary = rawSummary;
+    else {
+      const hint = controlHint(control, "it", "он");
+      fail("invalid_field", invalidField("summary", lineOf("summary"), EXPECTED.summary, hint));
+    }
+  } else if (rawSummary !== undefined && rawSummary !== null) {
     fail("invalid_field", invalidField("summary", lineOf("summary"), EXPECTED.summary));
   }
 

@@ -1,4 +1,4 @@
-import { type Diagnostic, formatDiagnosticLine, type Severity } from "./diagnostic.js";
+import { type Diagnostic, formatDiagnosticLine, oneLine, type Severity } from "./diagnostic.js";
 import type { Lang } from "./localized-text.js";
 import type { BatchResult } from "./parse-batch.js";
 
@@ -100,12 +100,14 @@ export function formatReport(
  * The summary line for one unknown mechanism, with English and Russian plural forms
  * (1 запись, 2 записи, 5 записей, 21 запись).
  *
- * @param mechanism - the mechanism's name.
+ * @param written - the mechanism's name as written (control characters are escaped, see
+ *   `oneLine`).
  * @param count - how many entries need it.
  * @param lang - the language.
  * @returns one line.
  */
-export function mechanismLine(mechanism: string, count: number, lang: Lang): string {
+export function mechanismLine(written: string, count: number, lang: Lang): string {
+  const mechanism = oneLine(written);
   if (lang === "ru") {
     const form = russianPlural(count);
     const noun = ["запись", "записи", "записей"][form];

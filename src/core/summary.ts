@@ -3,7 +3,7 @@ import { utf8ByteLength } from "./utf8.js";
 
 /**
  * The display fragment of an entry (seed 004, "Тело и фрагмент показа"): the first
- * paragraph of the body, whitespace folded, at most {@link LIMITS.summaryBytes} bytes of
+ * paragraph of the body, whitespace and control characters folded, at most {@link LIMITS.summaryBytes} bytes of
  * UTF-8 cut on a character boundary.
  */
 export interface DerivedSummary {
@@ -22,14 +22,15 @@ export interface SummaryNote {
 }
 
 /**
- * Folds every run of whitespace (JavaScript `\s`: spaces, tabs, line ends, NBSP, …) into
- * one space and trims both ends.
+ * Folds every run of whitespace (JavaScript `\s`: spaces, tabs, line ends, NBSP, …) and
+ * control characters (`\p{Cc}`: C0, DEL, C1 — NUL, ESC of a terminal escape, …) into one
+ * space and trims both ends, so a derived summary never carries a control character.
  *
  * @param text - any text.
  * @returns the folded text.
  */
 export function foldWhitespace(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
+  return text.replace(/[\s\p{Cc}]+/gu, " ").trim();
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { type Diagnostic, makeDiagnostic } from "../core/diagnostic.js";
 import type { ContractClause, Origin, ParsedEntry } from "../core/entry.js";
-import { type IndexDocument, indexDocument } from "../core/index-document.js";
+import { entryText, type IndexDocument, indexDocument } from "../core/index-document.js";
 import { LoreError } from "../core/lore-error.js";
 import { ContractLookup, FIRED_ENTRIES_TABLE } from "./contract-lookup.js";
 import { type CounterRow, Counters } from "./counters.js";
@@ -113,7 +113,10 @@ export class EntryIndex {
       updateFile: p("UPDATE files SET blob_sha = ?, report = ? WHERE file_id = ?"),
       deleteFile: p("DELETE FROM files WHERE file_id = ?"),
       deleteEntry: p("DELETE FROM entries WHERE file_id = ?"),
-      deleteText: p("DELETE FROM entry_text WHERE rowid = ?"),
+      storedText: p("SELECT summary, body FROM entries WHERE file_id = ?").raw(),
+      deleteText: p(
+        "INSERT INTO entry_text (entry_text, rowid, summary, body) VALUES ('delete', ?, ?, ?)",
+      ),
       ownerOf: p(
         "SELECT e.file_id AS fileId, f.repo, f.path FROM entries e JOIN files f USING (file_id) WHERE e.id = ?",
       ),
@@ -247,8 +250,18 @@ export class EntryIndex {
     for (const name of doc.tools) sql.insertTool.run(name, fileId, entry.id);
   }
 
+  /**
+   * Removes a file's entry and its full-text row. `entry_text` is contentless (migration 2):
+   * FTS5 takes a row out through its `delete` command given the very text inserted, which
+   * is re-analysed from the stored summary and body (`entryText`, deterministic), so its
+   * row and token counts — hence bm25 — stay those of a fresh index.
+   */
   #dropEntry(fileId: number): void {
-    this.#sql.deleteText.run(fileId);
+    const stored = this.#sql.storedText.get(fileId) as [string, string] | undefined;
+    if (stored !== undefined) {
+      const text = entryText(stored[0], stored[1]);
+      this.#sql.deleteText.run(fileId, text.summaryText, text.bodyText);
+    }
     this.#sql.deleteEntry.run(fileId);
   }
 
@@ -278,10 +291,18 @@ export class EntryIndex {
    * indexing entry by entry), so a throw rolls back the outermost transaction when it
    * reaches it.
    *
+   * The transaction is `BEGIN IMMEDIATE`: it takes the write lock first, waiting up to the
+   * busy timeout (`BUSY_TIMEOUT_MS`) while another process writes the same file. A deferred
+   * one would start as a read and fail with `SQLITE_BUSY` ("database is locked") at once
+   * on its first write, since SQLite cannot wait to upgrade a read snapshot another writer
+   * has made stale.
+   *
    * @param fn - the work; its result is returned; a throw rolls back and is rethrown.
+   * @throws the error of `fn`; `SqliteError` `SQLITE_BUSY` when another writer holds the
+   *   lock for longer than the busy timeout.
    */
   transaction<T>(fn: () => T): T {
-    return this.#db.inTransaction ? fn() : this.#db.transaction(fn)();
+    return this.#db.inTransaction ? fn() : this.#db.transaction(fn).immediate();
   }
 
   /**

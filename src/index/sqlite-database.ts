@@ -34,10 +34,12 @@ export function openSqliteDatabase(file: string): SqliteDatabase {
     throw new LoreError("index_failed", { reason: `cannot open ${file}` }, { cause: error });
   }
   try {
+    // The busy timeout first: switching a new file to WAL takes a lock another process
+    // opening it at the same time may hold.
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     db.pragma("foreign_keys = ON");
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     db.pragma("cache_size = -65536");
     db.pragma("temp_store = MEMORY");
   } catch (error) {

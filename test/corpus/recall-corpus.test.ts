@@ -147,6 +147,10 @@ const CASES: RecallCase[] = [
 /** Reasons the import may give on this corpus; anything else is a bug. */
 const EXPECTED_SKIPS = new Set(["not_knowledge", "link_stub", "empty"]);
 
+if (!CORPUS_PRESENT) {
+  process.stderr.write(`recall corpus suite skipped: no corpus at ${CORPUS_DIR}\n`);
+}
+
 describe.skipIf(!CORPUS_PRESENT)("import the corpus, index it, recall from it", () => {
   let repo: TestRepo;
   let dbDir: string;

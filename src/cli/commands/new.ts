@@ -18,9 +18,9 @@ const USAGE =
 export interface NewEntryInput {
   /** Folder the file goes into (made when missing). */
   dir: string;
-  /** The first line of the body, which becomes the summary. */
+  /** The first paragraph of the body, which becomes the summary (also when `body` is given). */
   title?: string;
-  /** The whole body; overrides `title` and the placeholder text. */
+  /** The body after the title (the whole body when there is no title); replaces the placeholder. */
   body?: string;
   /** `on_query` words. */
   words?: string[];
@@ -44,12 +44,13 @@ export async function writeNewEntry(input: NewEntryInput): Promise<{ path: strin
     contract.push({ mechanism: "on_query", params: { words: input.words } });
   }
   for (const name of input.tools ?? []) contract.push({ mechanism: "on_tool", params: { name } });
-  const first =
-    input.title?.trim() || "TODO: the first complete thought — agents see it as the summary.";
+  const title = input.title?.trim() ?? "";
+  const first = title || "TODO: the first complete thought — agents see it as the summary.";
+  const given = input.body?.trim();
+  // The title is always the first paragraph (the summary), a given body follows it.
+  const rest = given ?? "TODO: why it is so, what to try, when it does not work.";
   const body =
-    input.body !== undefined
-      ? `${input.body.trim()}\n`
-      : `${first}\n\nTODO: why it is so, what to try, when it does not work.\n`;
+    given === undefined || title ? `${[first, rest].filter(Boolean).join("\n\n")}\n` : `${given}\n`;
   const entry: Entry = {
     id: mintEntryId(),
     contract,
@@ -98,10 +99,10 @@ export const newCommand: Command = {
     "body, then commit it like code.",
     "",
     "Options:",
-    "  --title TEXT     first line of the body: the summary agents see",
+    "  --title TEXT     first paragraph of the body: the summary agents see",
     "  --words a,b      on_query words (repeatable; comma-separated)",
     "  --tool NAME      on_tool name (repeatable)",
-    "  --body TEXT      the whole body instead of the placeholder",
+    "  --body TEXT      the body instead of the placeholder; it follows --title when both",
     "  --origin WHO     human (default) or agent",
     "  --dir D          folder to write into (default: .gitriver/knowledge/ at the repository top)",
     "",

@@ -5,6 +5,9 @@ import { EXIT_CODES } from "../exit-codes.js";
 
 const USAGE = "lore read <file_path> [--root ID | --path DIR] [--json]";
 
+/** The stable code of the stderr notice that the registry places the file in another root. */
+export const LIVES_IN_OTHER_ROOT = "lives_in_other_root";
+
 /**
  * The root options of the roots commands (`--root ID`, `--path DIR`), as the services take
  * them.
@@ -52,7 +55,7 @@ export const readCommand: Command = {
     "Prints a file of a knowledge root; the path is relative to the root's knowledge/",
     "folder. Without --root the primary root is read; when the registry",
     "(knowledge/work/local/knowledge-roots-index-v1.md) says the file lives in another",
-    "root, that root is named on stderr.",
+    "root, that root is named on stderr (a notice ending in [lives_in_other_root]).",
     "",
     "Options:",
     "  --root ID    the root id: group, public, a named root, user/primary (any case)",
@@ -71,11 +74,12 @@ export const readCommand: Command = {
       return EXIT_CODES.ok;
     }
     if (answer.lives_in !== undefined) {
+      // A notice, not an error: the file is still printed; the code in brackets is stable.
       const where = answer.lives_in;
       ctx.err(
         ctx.lang === "ru"
-          ? `lore: по реестру (строка ${where.registry_line}) файл живёт в корне ${where.root}: lore read ${answer.file_path} --root ${where.root}`
-          : `lore: the registry (line ${where.registry_line}) says this file lives in root ${where.root}: lore read ${answer.file_path} --root ${where.root}`,
+          ? `lore: по реестру (строка ${where.registry_line}) файл живёт в корне ${where.root}: lore read ${answer.file_path} --root ${where.root} [${LIVES_IN_OTHER_ROOT}]`
+          : `lore: the registry (line ${where.registry_line}) says this file lives in root ${where.root}: lore read ${answer.file_path} --root ${where.root} [${LIVES_IN_OTHER_ROOT}]`,
       );
     }
     if (answer.text === null) return EXIT_CODES.not_found;
