@@ -6,6 +6,8 @@
 import type { MatchReason } from "../core/contract-match.js";
 import type { Origin } from "../core/entry.js";
 import { LoreError } from "../core/lore-error.js";
+import { parseSearchQuery, type SearchQuery } from "../core/search-query.js";
+import type { EntryIndex, HitRecord } from "../index/entry-index.js";
 
 /** One listed entry: never the body. */
 export interface RecallHit {
@@ -150,4 +152,80 @@ export function fitPage(
     total_exact: page.totalExact,
     next_cursor: more ? encodeCursor(page.offset + kept, page.key) : null,
   };
+}
+
+/**
+ * Parses a recall query unless it is blank and a tool is given (a tool-only recall).
+ *
+ * @param query - the caller's query; absent or blank is allowed only with a tool.
+ * @param hasTool - whether the request names a tool.
+ * @returns the parsed query, or `undefined` for a tool-only recall.
+ * @throws LoreError `empty_query` when there is no word and no tool.
+ */
+export function parseOptionalQuery(
+  query: string | undefined,
+  hasTool: boolean,
+): SearchQuery | undefined {
+  if (query === undefined || (hasTool && query.trim() === "")) {
+    if (hasTool) return undefined;
+    throw new LoreError("empty_query");
+  }
+  try {
+    return parseSearchQuery(query);
+  } catch (error) {
+    // A query of punctuation only beside a tool: recall by the tool alone.
+    if (hasTool && error instanceof LoreError && error.code === "empty_query") return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The query's part of a {@link requestKey}: its FTS terms joined by spaces.
+ *
+ * @param query - the parsed query; absent (a tool-only recall) gives `""`.
+ */
+export function queryKey(query: SearchQuery | undefined): string {
+  return query === undefined ? "" : query.terms.map((term) => term.fts).join(" ");
+}
+
+/**
+ * Turns full-text rows into hits (`why: [{kind: "text"}]`), skipping rows without a record.
+ *
+ * @param records - `index.hitRecords(...)` of at least these rows.
+ * @param rows - the text matches, in order.
+ * @returns the hits, in the rows' order.
+ */
+export function textHits(
+  records: ReadonlyMap<number, HitRecord>,
+  rows: readonly { fileId: number; score: number }[],
+): RecallHit[] {
+  const hits: RecallHit[] = [];
+  for (const row of rows) {
+    const record = records.get(row.fileId);
+    if (record === undefined) continue;
+    const { id, repo, path, summary, origin } = record;
+    hits.push({ id, repo, path, summary, origin, why: [{ kind: "text" }], score: row.score });
+  }
+  return hits;
+}
+
+/**
+ * Counts the page's entries as shown to the asking user.
+ *
+ * @param index - the index.
+ * @param input - `user`, and `now` (ms since the epoch; default: now).
+ * @param page - the answer about to be returned.
+ * @returns `page`, unchanged.
+ */
+export function countShown<T extends HitPage>(
+  index: EntryIndex,
+  input: { user: string; now?: number },
+  page: T,
+): T {
+  index.countShown(
+    input.user,
+    page.hits.map((hit) => hit.id),
+    input.now ?? Date.now(),
+  );
+  return page;
 }

@@ -5,16 +5,17 @@
  * names each hit's root and runs a recall restricted to one root.
  */
 import type { MatchReason } from "../core/contract-match.js";
-import { LoreError } from "../core/lore-error.js";
 import { rootOfRepo, rootRepoName } from "../core/root-repo-name.js";
-import { parseSearchQuery, type SearchQuery } from "../core/search-query.js";
 import type { EntryIndex } from "../index/entry-index.js";
 import { RootSearch } from "../index/root-search.js";
 import {
   checkLimit,
+  countShown,
   decodeCursor,
   fitPage,
   type HitPage,
+  parseOptionalQuery,
+  queryKey,
   type RecallHit,
   requestKey,
 } from "./hit-page.js";
@@ -50,12 +51,12 @@ const searches = new WeakMap<EntryIndex, RootSearch>();
 export function recallInRoot(index: EntryIndex, input: RecallInput & { root: string }): HitPage {
   const limit = checkLimit(input.limit);
   const tool = input.tool === undefined || input.tool === "" ? undefined : input.tool;
-  const query = optionalQuery(input.query, tool !== undefined);
+  const query = parseOptionalQuery(input.query, tool !== undefined);
   const repo = rootRepoName(input.root);
   const key = requestKey([
     "recall-root",
     repo,
-    query === undefined ? "" : query.terms.map((term) => term.fts).join(" "),
+    queryKey(query),
     tool === undefined ? "" : `tool:${tool}`,
   ]);
   const offset = decodeCursor(input.cursor, key);
@@ -114,23 +115,5 @@ export function recallInRoot(index: EntryIndex, input: RecallInput & { root: str
     more: offset + hits.length < all.length,
     key,
   });
-  index.countShown(
-    input.user,
-    answer.hits.map((hit) => hit.id),
-    input.now ?? Date.now(),
-  );
-  return answer;
-}
-
-function optionalQuery(query: string | undefined, hasTool: boolean): SearchQuery | undefined {
-  if (query === undefined || query.trim() === "") {
-    if (hasTool) return undefined;
-    throw new LoreError("empty_query");
-  }
-  try {
-    return parseSearchQuery(query);
-  } catch (error) {
-    if (hasTool && error instanceof LoreError && error.code === "empty_query") return undefined;
-    throw error;
-  }
+  return countShown(index, input, answer);
 }

@@ -3,16 +3,18 @@
  * contract fires for an agent's query or tool, then the best full-text matches.
  */
 import type { MatchReason } from "../core/contract-match.js";
-import { LoreError } from "../core/lore-error.js";
-import { parseSearchQuery, type SearchQuery } from "../core/search-query.js";
 import type { EntryIndex } from "../index/entry-index.js";
 import {
   checkLimit,
+  countShown,
   decodeCursor,
   fitPage,
   type HitPage,
+  parseOptionalQuery,
+  queryKey,
   type RecallHit,
   requestKey,
+  textHits,
 } from "./hit-page.js";
 
 /** Most text matches recall ranks exactly (see `index/text-search.ts`); keeps recall ≤ 5 ms. */
@@ -61,11 +63,7 @@ export function recall(index: EntryIndex, input: RecallInput): RecallAnswer {
   const limit = checkLimit(input.limit);
   const tool = input.tool === undefined || input.tool === "" ? undefined : input.tool;
   const query = parseOptionalQuery(input.query, tool !== undefined);
-  const key = requestKey([
-    "recall",
-    query === undefined ? "" : query.terms.map((term) => term.fts).join(" "),
-    tool === undefined ? "" : `tool:${tool}`,
-  ]);
+  const key = requestKey(["recall", queryKey(query), tool === undefined ? "" : `tool:${tool}`]);
   const offset = decodeCursor(input.cursor, key);
 
   const match = {
@@ -111,12 +109,7 @@ export function recall(index: EntryIndex, input: RecallInput): RecallAnswer {
     const { id, repo, path, summary, origin } = record;
     hits.push({ id, repo, path, summary, origin, why, score: hit.fired });
   }
-  for (const row of textRows) {
-    const record = records.get(row.fileId);
-    if (record === undefined) continue;
-    const { id, repo, path, summary, origin } = record;
-    hits.push({ id, repo, path, summary, origin, why: [{ kind: "text" }], score: row.score });
-  }
+  hits.push(...textHits(records, textRows));
   const total = fired + textTotal;
   const listed = offset + hits.length;
   const answer = fitPage(hits, {
@@ -126,25 +119,5 @@ export function recall(index: EntryIndex, input: RecallInput): RecallAnswer {
     more: listed < total || (!totalExact && textRows.length === textLimit && textLimit > 0),
     key,
   });
-  index.countShown(
-    input.user,
-    answer.hits.map((hit) => hit.id),
-    input.now ?? Date.now(),
-  );
-  return answer;
-}
-
-/** Parses the query unless it is blank and a tool is given (a tool-only recall). */
-function parseOptionalQuery(query: string | undefined, hasTool: boolean): SearchQuery | undefined {
-  if (query === undefined || (hasTool && query.trim() === "")) {
-    if (hasTool) return undefined;
-    throw new LoreError("empty_query");
-  }
-  try {
-    return parseSearchQuery(query);
-  } catch (error) {
-    // A query of punctuation only beside a tool: recall by the tool alone.
-    if (hasTool && error instanceof LoreError && error.code === "empty_query") return undefined;
-    throw error;
-  }
+  return countShown(index, input, answer);
 }

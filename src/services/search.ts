@@ -9,8 +9,9 @@ import {
   decodeCursor,
   fitPage,
   type HitPage,
-  type RecallHit,
+  queryKey,
   requestKey,
+  textHits,
 } from "./hit-page.js";
 
 /** Most text matches search ranks exactly (see `index/text-search.ts`); keeps search ≤ 20 ms. */
@@ -42,7 +43,7 @@ export interface SearchInput {
 export function search(index: EntryIndex, input: SearchInput): HitPage {
   const limit = checkLimit(input.limit);
   const query = parseSearchQuery(input.query);
-  const key = requestKey(["search", query.terms.map((term) => term.fts).join(" ")]);
+  const key = requestKey(["search", queryKey(query)]);
   const offset = decodeCursor(input.cursor, key);
   const text = index.text.page(query.terms, {
     offset,
@@ -53,13 +54,7 @@ export function search(index: EntryIndex, input: SearchInput): HitPage {
     check: [],
   });
   const records = index.hitRecords(text.rows.map((row) => row.fileId));
-  const hits: RecallHit[] = [];
-  for (const row of text.rows) {
-    const record = records.get(row.fileId);
-    if (record === undefined) continue;
-    const { id, repo, path, summary, origin } = record;
-    hits.push({ id, repo, path, summary, origin, why: [{ kind: "text" }], score: row.score });
-  }
+  const hits = textHits(records, text.rows);
   const listed = offset + hits.length;
   return fitPage(hits, {
     offset,

@@ -142,6 +142,37 @@ export class GiteaForge implements Backend {
   }
 
   /**
+   * Checks `path` and `ref`, then `GET /repos/{o}/{r}/{endpoint}/{path}?ref=` (path segments
+   * encoded, the ref as a query value).
+   * @returns the response, or `null` on 404 (its body cancelled).
+   * @throws LoreError `invalid_input`, `forge_unauthorized`, `forge_unavailable`, `forge_failed`.
+   */
+  private async getFileResponse(
+    endpoint: "raw" | "contents",
+    owner: string,
+    repo: string,
+    path: string,
+    ref: string | undefined,
+  ): Promise<Response | null> {
+    checkRepoPath(path);
+    if (ref !== undefined) checkRef(ref);
+    const response = await this.call(
+      "GET",
+      `${this.repoPath(owner, repo)}/${endpoint}/${encodePath(path)}`,
+      {
+        allow: [404],
+        context: { repo, path },
+        ...(ref === undefined ? {} : { query: { ref } }),
+      },
+    );
+    if (response.status === 404) {
+      await response.body?.cancel();
+      return null;
+    }
+    return response;
+  }
+
+  /**
    * Reads a file's text at `ref` through `GET /repos/{o}/{r}/raw/{path}?ref=` (path
    * segments encoded, the ref as a query value, so `kb/ёлка-update` works — case 3).
    * @returns the text, or `null` on 404 (Gitea answers 404 for a missing file, ref or repository alike).
@@ -153,21 +184,8 @@ export class GiteaForge implements Backend {
     path: string,
     ref?: string,
   ): Promise<string | null> {
-    checkRepoPath(path);
-    if (ref !== undefined) checkRef(ref);
-    const response = await this.call(
-      "GET",
-      `${this.repoPath(owner, repo)}/raw/${encodePath(path)}`,
-      {
-        allow: [404],
-        context: { repo, path },
-        ...(ref === undefined ? {} : { query: { ref } }),
-      },
-    );
-    if (response.status === 404) {
-      await response.body?.cancel();
-      return null;
-    }
+    const response = await this.getFileResponse("raw", owner, repo, path, ref);
+    if (response === null) return null;
     return new TextDecoder().decode(await response.arrayBuffer());
   }
 
@@ -186,21 +204,8 @@ export class GiteaForge implements Backend {
     path: string,
     ref?: string,
   ): Promise<FileWithSha | null> {
-    checkRepoPath(path);
-    if (ref !== undefined) checkRef(ref);
-    const response = await this.call(
-      "GET",
-      `${this.repoPath(owner, repo)}/contents/${encodePath(path)}`,
-      {
-        allow: [404],
-        context: { repo, path },
-        ...(ref === undefined ? {} : { query: { ref } }),
-      },
-    );
-    if (response.status === 404) {
-      await response.body?.cancel();
-      return null;
-    }
+    const response = await this.getFileResponse("contents", owner, repo, path, ref);
+    if (response === null) return null;
     const body = await this.json<GiteaContentsResponse | GiteaContentsResponse[]>(response);
     if (Array.isArray(body) || body.type !== "file") return null;
     if (typeof body.content === "string" && body.content.length > 0)

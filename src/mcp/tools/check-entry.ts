@@ -3,6 +3,7 @@ import { z } from "zod";
 import { LIMITS } from "../../core/entry.js";
 import type { Lang } from "../../core/localized-text.js";
 import type { KnowledgePort } from "../knowledge-port.js";
+import { readOnlyAnnotations } from "../tool-annotations.js";
 import { toolError } from "../tool-error.js";
 import type { ToolNames } from "../tool-names.js";
 import { jsonResult } from "../tool-result.js";
@@ -55,13 +56,7 @@ export function registerCheckTool(
           ),
       },
       outputSchema: checkOutput,
-      annotations: {
-        title: "Check a knowledge entry",
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+      annotations: readOnlyAnnotations("Check a knowledge entry"),
     },
     async ({ text, path }) => {
       try {

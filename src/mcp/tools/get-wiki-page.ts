@@ -2,6 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
 import type { FederationPort } from "../federation-port.js";
+import { readOnlyAnnotations } from "../tool-annotations.js";
 import { toolError } from "../tool-error.js";
 import type { ToolNames } from "../tool-names.js";
 import { coded } from "./coded-error.js";
@@ -35,13 +36,7 @@ export function registerGetWikiPageTool(
           .max(512, coded("invalid_input", "`slug` is at most 512 characters"))
           .describe("Path in the wiki without .md, with the type prefix: concepts/foo."),
       },
-      annotations: {
-        title: "Read a page of the shared wiki",
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+      annotations: readOnlyAnnotations("Read a page of the shared wiki"),
     },
     async ({ slug }) => {
       try {

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
 import type { EntryView } from "../../services/get-entry.js";
 import type { KnowledgePort } from "../knowledge-port.js";
+import { readOnlyAnnotations } from "../tool-annotations.js";
 import { toolError } from "../tool-error.js";
 import type { ToolNames } from "../tool-names.js";
 import { jsonResult } from "../tool-result.js";
@@ -62,13 +63,7 @@ export function registerOpenTool(
           .describe(`The entry id (a UUIDv7) as ${names.recall} listed it.`),
       },
       outputSchema: openOutput,
-      annotations: {
-        title: "Open a knowledge entry",
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+      annotations: readOnlyAnnotations("Open a knowledge entry"),
     },
     async ({ id }) => {
       try {

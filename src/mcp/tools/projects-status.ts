@@ -2,6 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
 import type { FederationPort } from "../federation-port.js";
+import { readOnlyAnnotations } from "../tool-annotations.js";
 import { toolError } from "../tool-error.js";
 import type { ToolNames } from "../tool-names.js";
 import { jsonResult } from "../tool-result.js";
@@ -51,13 +52,7 @@ export function registerProjectsStatusTool(
         `${names.askProjects} and ${names.createTask}; refresh with ${names.projectsSync}.`,
       inputSchema: {},
       outputSchema: projectsStatusOutput,
-      annotations: {
-        title: "Projects, their tasks and wikis",
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+      annotations: readOnlyAnnotations("Projects, their tasks and wikis"),
     },
     async () => {
       try {

@@ -2,6 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
 import type { KnowledgePort } from "../knowledge-port.js";
+import { readOnlyAnnotations } from "../tool-annotations.js";
 import { toolError } from "../tool-error.js";
 import type { ToolNames } from "../tool-names.js";
 import { jsonResult } from "../tool-result.js";
@@ -55,13 +56,7 @@ export function registerReadFileTool(
         "the root to read it from.",
       inputSchema: { file_path: filePathSchema, ...rootArgsSchema },
       outputSchema: readFileOutput,
-      annotations: {
-        title: "Read a knowledge file",
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+      annotations: readOnlyAnnotations("Read a knowledge file"),
     },
     async (args) => {
       try {

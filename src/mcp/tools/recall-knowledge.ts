@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../../services/hit-page.js";
 import type { KnowledgePort, RecallArgs } from "../knowledge-port.js";
+import { readOnlyAnnotations } from "../tool-annotations.js";
 import { toolError } from "../tool-error.js";
 import type { ToolNames } from "../tool-names.js";
 import { jsonResult } from "../tool-result.js";
@@ -83,13 +84,7 @@ export function registerRecallTool(
           ),
       },
       outputSchema: recallOutput,
-      annotations: {
-        title: "Recall team knowledge",
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+      annotations: readOnlyAnnotations("Recall team knowledge"),
     },
     async (args) => {
       try {

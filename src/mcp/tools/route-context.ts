@@ -2,6 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
 import type { KnowledgePort } from "../knowledge-port.js";
+import { readOnlyAnnotations } from "../tool-annotations.js";
 import { toolError } from "../tool-error.js";
 import type { ToolNames } from "../tool-names.js";
 import { jsonResult } from "../tool-result.js";
@@ -84,13 +85,7 @@ export function registerRouteContextTool(
           .describe("The task or question, any language; word forms match as in recall."),
       },
       outputSchema: routeContextOutput,
-      annotations: {
-        title: "Route a question to your notes and roots",
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+      annotations: readOnlyAnnotations("Route a question to your notes and roots"),
     },
     async ({ query }) => {
       try {

@@ -8,6 +8,7 @@ import {
   type WikiSearchInput,
 } from "../../services/wiki-search.js";
 import type { FederationPort } from "../federation-port.js";
+import { readOnlyAnnotations } from "../tool-annotations.js";
 import { toolError } from "../tool-error.js";
 import type { ToolNames } from "../tool-names.js";
 import { jsonResult } from "../tool-result.js";
@@ -81,13 +82,7 @@ export function registerSearchWikiTool(
           .describe("Page types to search. Default: entities, concepts, packages, sources."),
       },
       outputSchema: searchWikiOutput,
-      annotations: {
-        title: "Search the shared wiki",
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+      annotations: readOnlyAnnotations("Search the shared wiki"),
     },
     async (args) => {
       try {

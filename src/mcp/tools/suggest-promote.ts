@@ -2,6 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
 import type { FederationPort } from "../federation-port.js";
+import { readOnlyAnnotations } from "../tool-annotations.js";
 import { toolError } from "../tool-error.js";
 import type { ToolNames } from "../tool-names.js";
 import { jsonResult } from "../tool-result.js";
@@ -44,13 +45,7 @@ export function registerSuggestPromoteTool(
         `the ones every project should see with ${names.promote}.`,
       inputSchema: {},
       outputSchema: suggestPromoteOutput,
-      annotations: {
-        title: "Pages worth promoting to the shared wiki",
-        readOnlyHint: true,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+      annotations: readOnlyAnnotations("Pages worth promoting to the shared wiki"),
     },
     async () => {
       try {
