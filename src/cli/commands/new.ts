@@ -45,10 +45,11 @@ export async function writeNewEntry(input: NewEntryInput): Promise<{ path: strin
   }
   for (const name of input.tools ?? []) contract.push({ mechanism: "on_tool", params: { name } });
   const title = input.title?.trim() ?? "";
-  const first = title || "TODO: the first complete thought — agents see it as the summary.";
+  const first =
+    title || "Replace this line with the first complete thought — agents see it as the summary.";
   const given = input.body?.trim();
   // The title is always the first paragraph (the summary), a given body follows it.
-  const rest = given ?? "TODO: why it is so, what to try, when it does not work.";
+  const rest = given ?? "Then say why it is so, what to try, and when it does not work.";
   const body =
     given === undefined || title ? `${[first, rest].filter(Boolean).join("\n\n")}\n` : `${given}\n`;
   const entry: Entry = {
