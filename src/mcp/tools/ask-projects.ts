@@ -1,7 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
-import { WIKI_PAGE_TYPES } from "../../core/wiki-index.js";
 import {
   ASK_DEFAULT_LIMIT,
   ASK_MAX_LIMIT,
@@ -12,19 +11,16 @@ import { toolError } from "../tool-error.js";
 import type { ToolNames } from "../tool-names.js";
 import { jsonResult } from "../tool-result.js";
 import { coded } from "./coded-error.js";
+import { wikiTypeEnum } from "./wiki-args.js";
 
 const limitError = coded(
   "invalid_limit",
   `\`limit\` must be a whole number from 1 to ${ASK_MAX_LIMIT}; leave it out for ${ASK_DEFAULT_LIMIT}`,
 );
-const typeEnum = z.enum(
-  WIKI_PAGE_TYPES,
-  coded("invalid_input", `each type must be one of ${WIKI_PAGE_TYPES.join(", ")}`),
-);
 
 const match = z.object({
   slug: z.string().describe("Type-prefixed slug, e.g. concepts/x; pass it to get_from."),
-  type: typeEnum,
+  type: wikiTypeEnum,
   title: z.string(),
   snippet: z.string().describe("~80 characters around the match, or (fetch failed)."),
 });
@@ -94,7 +90,7 @@ export function registerAskProjectsTool(
           .optional()
           .describe(`Matches per project, 1 to ${ASK_MAX_LIMIT}. Default ${ASK_DEFAULT_LIMIT}.`),
         types: z
-          .array(typeEnum)
+          .array(wikiTypeEnum)
           .min(1, coded("invalid_input", "`types` must list at least one type, or be left out"))
           .optional()
           .describe("Page types to search. Default: entities, concepts, packages, sources."),

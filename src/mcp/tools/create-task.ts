@@ -6,6 +6,7 @@ import { toolError } from "../tool-error.js";
 import type { ToolNames } from "../tool-names.js";
 import { jsonResult } from "../tool-result.js";
 import { coded } from "./coded-error.js";
+import { projectNameArg } from "./wiki-args.js";
 
 /** `tasks_create` output (services/create-task.ts `CreatedTask`). */
 export const createTaskOutput = {
@@ -42,11 +43,7 @@ export function registerCreateTaskTool(
         "in .wiki/concepts/x.md\". The first line of the body is the task's title. The " +
         `project sees it at its next ${names.projectsSync}.`,
       inputSchema: {
-        target_project: z
-          .string(coded("invalid_input", "`target_project` must be a repository name"))
-          .min(1, coded("invalid_input", "`target_project` must not be empty"))
-          .max(200, coded("invalid_input", "`target_project` is at most 200 characters"))
-          .describe("The repository that should do the task."),
+        target_project: projectNameArg("target_project", "The repository that should do the task."),
         body: z
           .string(coded("invalid_input", "`body` must be a string"))
           .min(1, coded("invalid_input", "`body` must not be empty"))

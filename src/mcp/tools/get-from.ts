@@ -1,10 +1,9 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
 import type { FederationPort } from "../federation-port.js";
 import { toolError } from "../tool-error.js";
 import type { ToolNames } from "../tool-names.js";
-import { coded } from "./coded-error.js";
+import { projectNameArg, wikiSlugArg } from "./wiki-args.js";
 
 /**
  * Registers `knowledge_get_from` / `knowledge.get_from` (seed 000 "Tools", seed 001
@@ -32,16 +31,8 @@ export function registerGetFromTool(
         `${names.askProjects} to read a match whole. If the knowledge is missing, ask the ` +
         `project to write it down with ${names.createTask}.`,
       inputSchema: {
-        project: z
-          .string(coded("invalid_input", "`project` must be a repository name"))
-          .min(1, coded("invalid_input", "`project` must not be empty"))
-          .max(200, coded("invalid_input", "`project` is at most 200 characters"))
-          .describe(`Repository name, as ${names.askProjects} returned it.`),
-        slug: z
-          .string(coded("invalid_input", "`slug` must be a string"))
-          .min(1, coded("invalid_input", "`slug` must not be empty"))
-          .max(512, coded("invalid_input", "`slug` is at most 512 characters"))
-          .describe("Path under .wiki/ without .md, with the type prefix: concepts/foo."),
+        project: projectNameArg("project", `Repository name, as ${names.askProjects} returned it.`),
+        slug: wikiSlugArg("Path under .wiki/ without .md, with the type prefix: concepts/foo."),
       },
       annotations: {
         title: "Read a page of another project's wiki",

@@ -1,11 +1,10 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
 import type { FederationPort } from "../federation-port.js";
 import { readOnlyAnnotations } from "../tool-annotations.js";
 import { toolError } from "../tool-error.js";
 import type { ToolNames } from "../tool-names.js";
-import { coded } from "./coded-error.js";
+import { wikiSlugArg } from "./wiki-args.js";
 
 /**
  * Registers `knowledge_get` / `knowledge.get`: one page of the shared wiki, its raw
@@ -30,11 +29,7 @@ export function registerGetWikiPageTool(
         `The full text of one page of the shared wiki, by the slug ${names.wikiSearch} ` +
         'returned (type prefix included, e.g. "concepts/foo").',
       inputSchema: {
-        slug: z
-          .string(coded("invalid_input", "`slug` must be a string"))
-          .min(1, coded("invalid_input", "`slug` must not be empty"))
-          .max(512, coded("invalid_input", "`slug` is at most 512 characters"))
-          .describe("Path in the wiki without .md, with the type prefix: concepts/foo."),
+        slug: wikiSlugArg("Path in the wiki without .md, with the type prefix: concepts/foo."),
       },
       annotations: readOnlyAnnotations("Read a page of the shared wiki"),
     },

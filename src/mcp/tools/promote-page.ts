@@ -5,7 +5,7 @@ import type { FederationPort } from "../federation-port.js";
 import { toolError } from "../tool-error.js";
 import type { ToolNames } from "../tool-names.js";
 import { jsonResult } from "../tool-result.js";
-import { coded } from "./coded-error.js";
+import { wikiSlugArg } from "./wiki-args.js";
 
 /** `knowledge_promote` output (services/promote-page.ts `PromoteResult`). */
 export const promoteOutput = {
@@ -40,11 +40,7 @@ export function registerPromoteTool(
         `the shared index.md, so ${names.wikiSearch} finds it for every project. Take the slug ` +
         `from ${names.suggestPromote}. A different page already at that slug is refused.`,
       inputSchema: {
-        slug: z
-          .string(coded("invalid_input", "`slug` must be a string"))
-          .min(1, coded("invalid_input", "`slug` must not be empty"))
-          .max(512, coded("invalid_input", "`slug` is at most 512 characters"))
-          .describe("The page's slug with its type prefix: concepts/foo."),
+        slug: wikiSlugArg("The page's slug with its type prefix: concepts/foo."),
       },
       outputSchema: promoteOutput,
       annotations: {

@@ -1,7 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
-import { WIKI_PAGE_TYPES } from "../../core/wiki-index.js";
 import {
   SEARCH_DEFAULT_LIMIT,
   SEARCH_MAX_LIMIT,
@@ -13,14 +12,11 @@ import { toolError } from "../tool-error.js";
 import type { ToolNames } from "../tool-names.js";
 import { jsonResult } from "../tool-result.js";
 import { coded } from "./coded-error.js";
+import { wikiTypeEnum } from "./wiki-args.js";
 
 const limitError = coded(
   "invalid_limit",
   `\`limit\` must be a whole number from 1 to ${SEARCH_MAX_LIMIT}; leave it out for ${SEARCH_DEFAULT_LIMIT}`,
-);
-const typeEnum = z.enum(
-  WIKI_PAGE_TYPES,
-  coded("invalid_input", `each type must be one of ${WIKI_PAGE_TYPES.join(", ")}`),
 );
 
 /** `knowledge_search` output. */
@@ -29,7 +25,7 @@ export const searchWikiOutput = {
   results: z.array(
     z.object({
       slug: z.string(),
-      type: typeEnum,
+      type: wikiTypeEnum,
       title: z.string(),
       snippet: z.string(),
       matched: z.enum(["name", "body"]),
@@ -76,7 +72,7 @@ export function registerSearchWikiTool(
           .optional()
           .describe(`Most pages, 1 to ${SEARCH_MAX_LIMIT}. Default ${SEARCH_DEFAULT_LIMIT}.`),
         types: z
-          .array(typeEnum)
+          .array(wikiTypeEnum)
           .min(1, coded("invalid_input", "`types` must list at least one type, or be left out"))
           .optional()
           .describe("Page types to search. Default: entities, concepts, packages, sources."),
