@@ -16,6 +16,7 @@ export const DIAGNOSTIC_CODES = {
   unterminated_frontmatter: "error",
   yaml_syntax: "error",
   yaml_alias_limit: "error",
+  frontmatter_too_large: "error",
   duplicate_key: "error",
   frontmatter_not_mapping: "error",
   missing_id: "error",
@@ -102,6 +103,10 @@ const TEMPLATES: Record<DiagnosticCode, LocalizedText> = {
   yaml_alias_limit: {
     en: "YAML aliases refused: {reason}",
     ru: "ссылки YAML отклонены: {reason_ru}",
+  },
+  frontmatter_too_large: {
+    en: "the frontmatter expands to more than {limit} bytes once its YAML aliases are followed (the entry file limit); write the text out or shorten it",
+    ru: "заголовок разворачивается больше чем в {limit} байт, если раскрыть ссылки YAML (предел файла записи); напишите текст без ссылок или сократите его",
   },
   duplicate_key: {
     en: "key “{key}” appears twice; refused (never last-wins)",

@@ -3,7 +3,8 @@
  * a wiki page — for the import rule (issue 2, section 7 "Real input"). Not the Lore entry
  * parser: nothing here is refused, the reader takes what it can.
  */
-import { CORE_SCHEMA, load } from "js-yaml";
+import type { Diagnostic } from "./diagnostic.js";
+import { loadBoundedYaml } from "./yaml-frontmatter.js";
 
 /** How the frontmatter of a source file was read. */
 export type SourceFrontmatterKind =
@@ -14,7 +15,12 @@ export type SourceFrontmatterKind =
   /** The block is a YAML (or JSON) mapping, or empty. */
   | "yaml"
   /** The block is not valid YAML (e.g. `globs: **\/*.ts`); top-level `key: value` lines were read. */
-  | "lines";
+  | "lines"
+  /**
+   * The block's YAML aliases expand past the bounds of the entry parser
+   * (`frontmatter_too_large`, `yaml_alias_limit`): nothing was read; the file is skipped.
+   */
+  | "refused";
 
 /** A source file split into its frontmatter fields and its body. */
 export interface SourceFrontmatter {
@@ -23,6 +29,8 @@ export interface SourceFrontmatter {
   fields: Map<string, unknown>;
   /** The text after the closing fence (the whole text for `none` and `unterminated`). */
   body: string;
+  /** For `refused`: the diagnostic of the bounded YAML reader. */
+  refused?: Diagnostic;
 }
 
 /** Frontmatter blocks longer than this (UTF-16 units) are read line by line, never as YAML. */
@@ -33,8 +41,10 @@ const CLOSE = /^(?:---|\.\.\.)[ \t]*$/;
 
 /**
  * Splits a source text (BOM removed, LF line ends) into frontmatter fields and body.
- * The block is parsed as YAML 1.2 core (js-yaml `CORE_SCHEMA`: no timestamps, no `yes`
- * booleans); when that fails (duplicate keys, unquoted `*` globs, template placeholders)
+ * The block is parsed as YAML 1.2 core by the entry parser's bounded reader
+ * (`loadBoundedYaml`: no timestamps, no `yes` booleans, aliases bounded by count and by
+ * expanded size); a block whose aliases expand past those bounds is `refused`. When the
+ * YAML fails otherwise (duplicate keys, unquoted `*` globs, template placeholders)
  * or gives no mapping, top-level `key: value` lines are read instead: the first occurrence
  * of a key wins, quotes around a value are removed, `|`/`>` block scalars and indented
  * continuation lines are joined, and a key followed by `- item` lines gets the list.
@@ -61,18 +71,22 @@ export function readSourceFrontmatter(text: string): SourceFrontmatter {
   const source = block.join("\n");
   if (source.length <= MAX_YAML_CHARS) {
     const parsed = tryYaml(source);
-    if (parsed !== undefined) return { kind: "yaml", fields: parsed, body };
+    if (parsed instanceof Map) return { kind: "yaml", fields: parsed, body };
+    if (parsed !== undefined) return { kind: "refused", fields: new Map(), body, refused: parsed };
   }
   return { kind: "lines", fields: readLines(block), body };
 }
 
-function tryYaml(source: string): Map<string, unknown> | undefined {
-  let value: unknown;
-  try {
-    value = load(source, { schema: CORE_SCHEMA });
-  } catch {
-    return undefined;
+/** The mapping; the refusal when aliases expand too far; undefined when not a YAML mapping. */
+function tryYaml(source: string): Map<string, unknown> | Diagnostic | undefined {
+  const loaded = loadBoundedYaml(source);
+  if ("refused" in loaded) {
+    const code = loaded.refused.code;
+    return code === "frontmatter_too_large" || code === "yaml_alias_limit"
+      ? loaded.refused
+      : undefined;
   }
+  const value = loaded.value;
   if (value === null || value === undefined) return new Map();
   if (typeof value !== "object" || Array.isArray(value)) return undefined;
   return new Map(Object.entries(value as Record<string, unknown>));

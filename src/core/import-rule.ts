@@ -111,7 +111,8 @@ const GENERIC_NAMES = new Set([
  *   Source section and used for the path name) and the file's `bytes` (or its decoded text).
  * @param mintId - returns a fresh UUIDv7 per call; called once per entry made.
  * @returns the entries, or `skip` with one of `binary`, `not_utf8`, `empty`, `too_large`,
- *   `rejected`.
+ *   `frontmatter_too_large`, `yaml_alias_limit` (the bounded YAML reader refused the
+ *   frontmatter), `rejected`.
  */
 export function importRule(
   source: { path: string; bytes: Uint8Array | string },
@@ -119,7 +120,11 @@ export function importRule(
 ): ImportOutcome {
   const decoded = decode(source.bytes);
   if (typeof decoded !== "string") return { entries: [], skip: decoded };
-  const { fields, body: rawBody } = readSourceFrontmatter(decoded);
+  const { fields, body: rawBody, refused } = readSourceFrontmatter(decoded);
+  if (refused !== undefined) {
+    const code = refused.code === "frontmatter_too_large" ? refused.code : "yaml_alias_limit";
+    return { entries: [], skip: makeImportSkip(code, refused.params) };
+  }
 
   const name = fieldText(fields.get("name"));
   const fmTitle = fieldText(fields.get("title"));

@@ -140,6 +140,7 @@ describe("every diagnostic code", () => {
       "---\nid: x\n",
       `${head}a: [\n---\n\nB\n`,
       `${head}a: &a [*a]\n---\n\nB\n`,
+      `${head}a: &s "${"x".repeat(40_000)}"\nb: [*s, *s]\n---\n\nB\n`,
       `${head}a: 1\na: 2\n---\n\nB\n`,
       "---\n- a\n---\n\nB\n",
       "---\n---\n\nB\n",

@@ -132,7 +132,7 @@ describe("bad input", () => {
     ]);
   });
 
-  it("an exponential alias bomb: yaml_alias_limit, quickly", () => {
+  it("an exponential alias bomb: refused by its expanded size, quickly", () => {
     let yaml = 'a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';
     for (let i = 1; i < 10; i++)
       yaml += `a${i}: &a${i} [${Array(10)
@@ -140,13 +140,49 @@ describe("bad input", () => {
         .join(",")}]\n`;
     const result = parseEntry(`---\nid: ${ID}\n${yaml}---\n\nBody\n`, { mode: "lenient" });
     expect(result.value).toBeUndefined();
-    expect(result.diagnostics.map((d) => [d.code, d.params.reason])).toEqual([
-      ["yaml_alias_limit", `they expand past ${YAML_LIMITS.nodes} nodes`],
+    expect(result.diagnostics.map((d) => [d.code, d.params.limit])).toEqual([
+      ["frontmatter_too_large", 65_536],
     ]);
     expect(result.diagnostics[0]?.message).toEqual({
-      en: "YAML aliases refused: they expand past 100000 nodes",
-      ru: "ссылки YAML отклонены: они раскрываются больше чем в 100000 узлов",
+      en: "the frontmatter expands to more than 65536 bytes once its YAML aliases are followed (the entry file limit); write the text out or shorten it",
+      ru: "заголовок разворачивается больше чем в 65536 байт, если раскрыть ссылки YAML (предел файла записи); напишите текст без ссылок или сократите его",
     });
+  });
+
+  it("a 50 KB entry repeating a large string through aliases: frontmatter_too_large", () => {
+    // 45,000 bytes of text, then 16 × 16 × 16 aliases of it: 184 MB if expanded.
+    let yaml = `summary: &s "${"x".repeat(45_000)}"\n`;
+    yaml += `a: &a [${Array(16).fill("*s").join(", ")}]\n`;
+    yaml += `b: &b [${Array(16).fill("*a").join(", ")}]\n`;
+    yaml += `c: [${Array(16).fill("*b").join(", ")}]\n`;
+    const text = `---\nid: ${ID}\n${yaml}---\n\nBody\n`;
+    expect(text.length).toBeGreaterThan(45_000);
+    expect(text.length).toBeLessThan(50 * 1024);
+    const result = parseEntry(text, { mode: "lenient", path: "bomb.md" });
+    expect(result.value).toBeUndefined();
+    expect(result.diagnostics.map((d) => [d.code, d.severity, d.path, d.line])).toEqual([
+      ["frontmatter_too_large", "error", "bomb.md", 2],
+    ]);
+  });
+
+  it("one alias of a large string passes; two that go over 64 KB do not", () => {
+    const s = "y".repeat(30_000);
+    expect(loadFrontmatter(`a: &s "${s}"\nb: *s\n`).diagnostics).toEqual([]);
+    expect(loadFrontmatter(`a: &s "${s}"\nb: [*s, *s]\n`).diagnostics.map((d) => d.code)).toEqual([
+      "frontmatter_too_large",
+    ]);
+    // Keys count too: a complex key made of aliases is one long string once loaded.
+    expect(
+      loadFrontmatter(`a: &s "${"z".repeat(20_000)}"\n? [*s, *s, *s]\n: 1\n`).diagnostics.map(
+        (d) => d.code,
+      ),
+    ).toEqual(["frontmatter_too_large"]);
+  });
+
+  it("a 60 KB frontmatter without aliases is not refused for its size", () => {
+    const yaml = Array.from({ length: 600 }, (_, i) => `k${i}: "${"v".repeat(95)}"`).join("\n");
+    expect(yaml.length).toBeGreaterThan(60_000);
+    expect(loadFrontmatter(`${yaml}\n`).diagnostics).toEqual([]);
   });
 
   it("many aliases (a huge key expansion) are refused before loading", () => {

@@ -4,9 +4,11 @@ import { invalidUtf8Offset, loneSurrogateIndex, utf8ByteLength } from "./utf8.js
 import { yamlErrorDiagnostic } from "./yaml-error.js";
 
 /**
- * Bounds on what a frontmatter may expand to once YAML anchors and aliases are followed
- * (issue 2, §2 "alias expansion bounded"). js-yaml shares one object per anchor, so
- * loading is cheap; the danger is in whoever walks or serialises the value later.
+ * Bounds on what a frontmatter may expand to once YAML anchors and aliases are followed.
+ * js-yaml shares one object per anchor, so loading is cheap; the danger is in whoever
+ * walks or serialises the value later (the index stores the contract as JSON, recall and
+ * `knowledge_open` print it), so the expanded value is bounded by size as well as by count:
+ * a 50 KB file that repeats a 40 KB string through aliases would otherwise expand to GBs.
  */
 export const YAML_LIMITS = {
   /** Most alias tokens (`*name`) a frontmatter may hold. Default: 256. */
@@ -15,6 +17,12 @@ export const YAML_LIMITS = {
   nodes: 100_000,
   /** Deepest nesting of lists and mappings. Default: 64. */
   depth: 64,
+  /**
+   * Most bytes the value may hold once aliases are expanded: the UTF-8 bytes of every key
+   * and scalar plus one per node — never more than the text itself when no alias is used.
+   * The entry file limit (seed 004 "Пределы": 64 KB). Default: 65,536.
+   */
+  expandedBytes: 64 * 1024,
 } as const;
 
 /** A file's text split at its `---` fences (seed 004, "Устройство файла"). */
@@ -47,7 +55,7 @@ const DECODER = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
  *
  * Diagnostics: `not_utf8`, `nul_byte`, `bom_removed`, `no_frontmatter`,
  * `unterminated_frontmatter`, `yaml_syntax`, `duplicate_key`, `yaml_alias_limit`,
- * `frontmatter_not_mapping`.
+ * `frontmatter_too_large`, `frontmatter_not_mapping`.
  *
  * @param input - the file's bytes, or its text (a string is checked for lone surrogates).
  * @param path - the file's path, copied into every diagnostic.
@@ -192,13 +200,71 @@ function countNewlines(text: string): number {
   return n;
 }
 
+/** What {@link loadBoundedYaml} gives: the loaded value, or the one diagnostic that refused it. */
+export type BoundedYaml = { value: unknown } | { refused: Diagnostic };
+
 /**
- * Loads frontmatter YAML with YAML 1.2 core semantics (js-yaml `CORE_SCHEMA`: no
- * timestamps, `no`/`on` stay strings), duplicate keys refused, aliases bounded by
- * {@link YAML_LIMITS}. Positions are file lines: the YAML's first line is line 2.
+ * Loads YAML with YAML 1.2 core semantics (js-yaml `CORE_SCHEMA`: no timestamps, `no`/`on`
+ * stay strings), duplicate keys refused, aliases bounded by {@link YAML_LIMITS}: the one
+ * YAML reader of every path that reads frontmatter (entries in `check`, `index`, the
+ * knowledge roots; wiki pages; foreign files in `import`). Pure; never throws.
  *
- * Diagnostics: `yaml_syntax` (with the parser's reason and, where it helps, a hint),
- * `duplicate_key` (key and line), `yaml_alias_limit`, `frontmatter_not_mapping`.
+ * Refusals: `yaml_syntax` (with the parser's reason and, where it helps, a hint; also
+ * nesting deeper than {@link YAML_LIMITS.depth}), `duplicate_key` (key and line),
+ * `yaml_alias_limit` (too many aliases, too many nodes, a cycle), `frontmatter_too_large`
+ * (the value, aliases expanded, is over {@link YAML_LIMITS.expandedBytes} bytes).
+ * Positions are file lines: the YAML's first line is line 2.
+ *
+ * @param yaml - the text between the fences.
+ * @param path - the file's path for the diagnostics.
+ */
+export function loadBoundedYaml(yaml: string, path?: string): BoundedYaml {
+  const where = (details: DiagnosticDetails): DiagnosticDetails =>
+    path === undefined ? details : { ...details, path };
+  if (yaml.includes("*") && countAliases(yaml) > YAML_LIMITS.aliases) {
+    return {
+      refused: makeDiagnostic(
+        "yaml_alias_limit",
+        where({ line: 2, params: aliasReason("count", YAML_LIMITS.aliases) }),
+      ),
+    };
+  }
+  let value: unknown;
+  try {
+    value = load(yaml, { schema: CORE_SCHEMA });
+  } catch (error) {
+    return { refused: yamlErrorDiagnostic(error, yaml, where) };
+  }
+  const shape = measureValue(value);
+  if (shape === "ok") return { value };
+  if (shape === "depth") {
+    const reason = {
+      reason: `lists and mappings nest deeper than ${YAML_LIMITS.depth} levels`,
+      reason_ru: `списки и наборы вложены глубже ${YAML_LIMITS.depth} уровней`,
+      hint: "",
+    };
+    return { refused: makeDiagnostic("yaml_syntax", where({ line: 2, params: reason })) };
+  }
+  if (shape === "bytes") {
+    return {
+      refused: makeDiagnostic(
+        "frontmatter_too_large",
+        where({ line: 2, params: { limit: YAML_LIMITS.expandedBytes } }),
+      ),
+    };
+  }
+  return {
+    refused: makeDiagnostic(
+      "yaml_alias_limit",
+      where({ line: 2, params: aliasReason(shape, YAML_LIMITS.nodes) }),
+    ),
+  };
+}
+
+/**
+ * Loads frontmatter YAML through {@link loadBoundedYaml} and requires a mapping.
+ *
+ * Diagnostics: those of {@link loadBoundedYaml}, and `frontmatter_not_mapping`.
  *
  * @param yaml - the text between the fences.
  * @param path - the file's path for the diagnostics.
@@ -208,50 +274,20 @@ export function loadFrontmatter(
   yaml: string,
   path?: string,
 ): { value?: Record<string, unknown>; diagnostics: Diagnostic[] } {
-  const where = (details: DiagnosticDetails): DiagnosticDetails =>
-    path === undefined ? details : { ...details, path };
-  if (yaml.includes("*") && countAliases(yaml) > YAML_LIMITS.aliases) {
-    return {
-      diagnostics: [
-        makeDiagnostic(
-          "yaml_alias_limit",
-          where({ line: 2, params: aliasReason("count", YAML_LIMITS.aliases) }),
-        ),
-      ],
-    };
-  }
-  let value: unknown;
-  try {
-    value = load(yaml, { schema: CORE_SCHEMA });
-  } catch (error) {
-    return { diagnostics: [yamlErrorDiagnostic(error, yaml, where)] };
-  }
-  const shape = measureValue(value);
-  if (shape === "depth") {
-    const reason = {
-      reason: `lists and mappings nest deeper than ${YAML_LIMITS.depth} levels`,
-      reason_ru: `списки и наборы вложены глубже ${YAML_LIMITS.depth} уровней`,
-      hint: "",
-    };
-    return { diagnostics: [makeDiagnostic("yaml_syntax", where({ line: 2, params: reason }))] };
-  }
-  if (shape !== "ok") {
-    return {
-      diagnostics: [
-        makeDiagnostic(
-          "yaml_alias_limit",
-          where({ line: 2, params: aliasReason(shape, YAML_LIMITS.nodes) }),
-        ),
-      ],
-    };
-  }
+  const loaded = loadBoundedYaml(yaml, path);
+  if ("refused" in loaded) return { diagnostics: [loaded.refused] };
+  const value = loaded.value;
   if (value === undefined || value === null) return { value: {}, diagnostics: [] };
   if (typeof value !== "object" || Array.isArray(value)) {
     const list = Array.isArray(value);
     const params = { kind: list ? "list" : "scalar", kind_ru: list ? "список" : "скаляр" };
+    const details: DiagnosticDetails = { line: 2, column: 1, params };
     return {
       diagnostics: [
-        makeDiagnostic("frontmatter_not_mapping", where({ line: 2, column: 1, params })),
+        makeDiagnostic(
+          "frontmatter_not_mapping",
+          path === undefined ? details : { ...details, path },
+        ),
       ],
     };
   }
@@ -283,11 +319,14 @@ function aliasReason(
 }
 
 /**
- * Walks the loaded value, aliases expanded, within the node budget: stops at the first
- * excess, so an exponential "billion laughs" costs at most {@link YAML_LIMITS.nodes} steps.
+ * Walks the loaded value, aliases expanded, within the budgets: stops at the first excess,
+ * so an exponential "billion laughs" costs at most {@link YAML_LIMITS.nodes} steps and a
+ * large string repeated through aliases at most {@link YAML_LIMITS.expandedBytes} bytes
+ * of measuring (one string's length beyond it).
  */
-function measureValue(root: unknown): "ok" | "nodes" | "cycle" | "depth" {
+function measureValue(root: unknown): "ok" | "nodes" | "cycle" | "depth" | "bytes" {
   let count = 0;
+  let bytes = 0;
   const ancestors = new Set<object>();
   const stack: ({ value: unknown; depth: number } | { exit: object })[] = [
     { value: root, depth: 0 },
@@ -299,14 +338,29 @@ function measureValue(root: unknown): "ok" | "nodes" | "cycle" | "depth" {
     }
     if (++count > YAML_LIMITS.nodes) return "nodes";
     const { value, depth } = top;
+    bytes += 1 + scalarBytes(value);
+    if (bytes > YAML_LIMITS.expandedBytes) return "bytes";
     if (typeof value !== "object" || value === null) continue;
     if (ancestors.has(value)) return "cycle";
     if (depth >= YAML_LIMITS.depth) return "depth";
     ancestors.add(value);
     stack.push({ exit: value });
-    for (const child of Array.isArray(value) ? value : Object.values(value)) {
+    if (Array.isArray(value)) {
+      for (const child of value) stack.push({ value: child, depth: depth + 1 });
+      continue;
+    }
+    for (const [key, child] of Object.entries(value)) {
+      bytes += utf8ByteLength(key);
+      if (bytes > YAML_LIMITS.expandedBytes) return "bytes";
       stack.push({ value: child, depth: depth + 1 });
     }
   }
   return "ok";
+}
+
+/** UTF-8 bytes of a scalar as text (0 for lists, mappings and null). */
+function scalarBytes(value: unknown): number {
+  if (typeof value === "string") return utf8ByteLength(value);
+  if (typeof value === "number" || typeof value === "boolean") return String(value).length;
+  return 0;
 }
