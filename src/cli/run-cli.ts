@@ -20,6 +20,7 @@ import { serveCommand } from "./commands/serve.js";
 import { statusCommand } from "./commands/status.js";
 import { syncCommand } from "./commands/sync.js";
 import { tasksCommand } from "./commands/tasks.js";
+import { trustCommand, untrustCommand } from "./commands/trust.js";
 import { wikiCommand } from "./commands/wiki.js";
 import { writeCommand } from "./commands/write.js";
 import { EXIT_CODES } from "./exit-codes.js";
@@ -39,6 +40,8 @@ export const COMMANDS: readonly Command[] = [
   routeCommand,
   statusCommand,
   doctorCommand,
+  trustCommand,
+  untrustCommand,
   syncCommand,
   askCommand,
   wikiCommand,
@@ -151,6 +154,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
           configPath === undefined ? { cwd: io.cwd } : { cwd: io.cwd, configPath },
         );
         lang = settings.lang;
+        // Keys of an untrusted project file were not applied: say so, never silently.
+        for (const notice of settings.notices ?? [])
+          err(`lore: ${notice.text[lang]} [${notice.code}]`);
       }
       return settings;
     },

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { LoreError } from "../core/lore-error.js";
-import { findConfigFile, loadSettings } from "./load-config.js";
+import { findConfigFile, findConfigFiles, loadSettings } from "./load-config.js";
+import { setFolderTrust } from "./trust-store.js";
 
 let root: string;
 let home: string;
@@ -20,19 +21,37 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 const baseEnv = () => ({ HOME: home, LORE_USER: "tester" });
 
-describe("findConfigFile", () => {
-  it("prefers --config, then LORE_CONFIG, then ./lore.toml, then the XDG folder", () => {
+describe("findConfigFiles", () => {
+  it("the user's file: --config, then LORE_CONFIG, then the XDG folder; ./lore.toml layered over it", () => {
     const xdg = join(home, ".config", "lore", "lore.toml");
     mkdirSync(join(home, ".config", "lore"), { recursive: true });
     writeFileSync(xdg, "");
-    expect(findConfigFile({ cwd, env: baseEnv() })).toBe(xdg);
+    expect(findConfigFiles({ cwd, env: baseEnv() })).toEqual({
+      user: { kind: "user", file: xdg },
+      project: null,
+    });
     writeFileSync(join(cwd, "lore.toml"), "");
+    expect(findConfigFiles({ cwd, env: baseEnv() })).toEqual({
+      user: { kind: "user", file: xdg },
+      project: join(cwd, "lore.toml"),
+    });
     expect(findConfigFile({ cwd, env: baseEnv() })).toBe(join(cwd, "lore.toml"));
     writeFileSync(join(root, "env.toml"), "");
     const env = { ...baseEnv(), LORE_CONFIG: join(root, "env.toml") };
-    expect(findConfigFile({ cwd, env })).toBe(join(root, "env.toml"));
+    expect(findConfigFiles({ cwd, env }).user).toEqual({
+      kind: "env",
+      file: join(root, "env.toml"),
+    });
     writeFileSync(join(root, "flag.toml"), "");
-    expect(findConfigFile({ cwd, env, configPath: "../flag.toml" })).toBe(join(root, "flag.toml"));
+    expect(findConfigFiles({ cwd, env, configPath: "../flag.toml" }).user).toEqual({
+      kind: "flag",
+      file: join(root, "flag.toml"),
+    });
+    // The same file named by --config and found as ./lore.toml counts once, as the user's.
+    expect(findConfigFiles({ cwd, env, configPath: "lore.toml" })).toEqual({
+      user: { kind: "flag", file: join(cwd, "lore.toml") },
+      project: null,
+    });
   });
 
   it("honours XDG_CONFIG_HOME", () => {
@@ -65,9 +84,10 @@ describe("loadSettings", () => {
     });
   });
 
-  it("reads [forge], [wiki] shared, [projects] cache and machine (issue 4)", () => {
+  it("reads [forge], [wiki] shared, [projects] cache and machine from the user's file", () => {
+    mkdirSync(join(home, ".config", "lore"), { recursive: true });
     writeFileSync(
-      join(cwd, "lore.toml"),
+      join(home, ".config", "lore", "lore.toml"),
       [
         'machine = "laptop"',
         "[forge]",
@@ -80,8 +100,8 @@ describe("loadSettings", () => {
     );
     const settings = loadSettings({ cwd, env: baseEnv() });
     expect(settings.forge?.config).toEqual({ root: join(home, "repos") });
-    expect(settings.sharedWiki).toBe(join(cwd, "wiki"));
-    expect(settings.cacheFile).toBe(join(cwd, "c", "cache.json"));
+    expect(settings.sharedWiki).toBe(join(home, ".config", "lore", "wiki"));
+    expect(settings.cacheFile).toBe(join(home, ".config", "lore", "c", "cache.json"));
     expect(settings.machine).toBe("laptop");
   });
 
@@ -90,7 +110,8 @@ describe("loadSettings", () => {
     expect(loadSettings({ cwd, env: baseEnv() }).repos).toEqual([cwd]);
   });
 
-  it("reads the file, resolves paths against its folder, and lets LORE_DB win", () => {
+  it("reads a trusted project file, resolves paths against its folder, and lets LORE_DB win", () => {
+    setFolderTrust(baseEnv(), cwd, true);
     writeFileSync(
       join(cwd, "lore.toml"),
       [

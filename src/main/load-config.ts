@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { homedir, hostname, userInfo } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import {
@@ -7,10 +7,26 @@ import {
   formatConfigProblem,
   parseConfig,
 } from "../core/config.js";
-import { isWindowsDrivePath, type KnowledgeRoot, listRoots } from "../core/knowledge-roots.js";
+import {
+  type ConfigLayer,
+  type ConfigSourceKind,
+  type IgnoredKey,
+  ignoredKeysNotice,
+  type KeyOrigin,
+  mergeConfigLayers,
+  type SettingsNotice,
+  trustFileNotice,
+} from "../core/config-layers.js";
+import {
+  isWindowsDrivePath,
+  type KnowledgeRoot,
+  knowledgeProblems,
+  listRoots,
+} from "../core/knowledge-roots.js";
 import { type Lang, pickLang } from "../core/localized-text.js";
 import { LoreError } from "../core/lore-error.js";
 import { authFilePath } from "./load-forge.js";
+import { readTrustedFolders } from "./trust-store.js";
 
 /** The environment variables Lore reads (all optional). */
 export type LoreEnv = Readonly<Record<string, string | undefined>>;
@@ -20,8 +36,16 @@ export type LoreEnv = Readonly<Record<string, string | undefined>>;
  * Paths are absolute.
  */
 export interface LoreSettings {
-  /** The configuration file used, or null when none was found. */
+  /** The configuration file nearest the work (the project's, else the user's), or null. */
   configPath: string | null;
+  /** Every configuration file read, in the order they are layered (user's, then project's). */
+  configFiles?: { kind: ConfigSourceKind; file: string; trusted: boolean }[];
+  /** Per key set by a file, the file it came from (`lore doctor`). */
+  origins?: KeyOrigin[];
+  /** Keys of an untrusted project file that were not applied. */
+  ignored?: IgnoredKey[];
+  /** What the user should be told (on stderr): ignored project keys, an unusable trust file. */
+  notices?: SettingsNotice[];
   /** Counter owner. Config `user`, else env `LORE_USER`, else the OS user name. */
   user: string;
   /** Message language. Config `lang`, else `pickLang(env)` (`LORE_LANG`, locale). */
@@ -73,65 +97,99 @@ export function detectLang(env: LoreEnv = process.env): Lang {
   return pickLang(env);
 }
 
-/**
- * Finds the configuration file: `--config PATH`, then env `LORE_CONFIG`, then `./lore.toml`,
- * then `$XDG_CONFIG_HOME/lore/lore.toml` (default `~/.config`).
- *
- * @returns the absolute path, or null when no file exists at the optional places.
- * @throws LoreError `path_not_found` when `--config` or `LORE_CONFIG` names a missing file.
- */
-export function findConfigFile(options: LoadSettingsOptions = {}): string | null {
-  const env = options.env ?? process.env;
-  const cwd = options.cwd ?? process.cwd();
-  const named = options.configPath ?? (env.LORE_CONFIG || undefined);
-  if (named !== undefined) {
-    const path = resolve(cwd, expandHome(named, env));
-    if (!isFile(path)) throw new LoreError("path_not_found", { path });
-    return path;
-  }
-  const candidates = [join(cwd, "lore.toml"), join(configHome(env), "lore", "lore.toml")];
-  return candidates.find(isFile) ?? null;
+/** The configuration files found, before they are read (see {@link findConfigFiles}). */
+export interface FoundConfigFiles {
+  /** The user's own file: `--config`, else `LORE_CONFIG`, else `$XDG_CONFIG_HOME/lore/lore.toml`. */
+  user: { kind: "flag" | "env" | "user"; file: string } | null;
+  /** `./lore.toml` of the working folder, when it is not the user's file itself. */
+  project: string | null;
 }
 
 /**
- * Discovers, reads and validates the configuration and applies every default.
+ * Finds the configuration files: the user's own (`--config PATH`, else env `LORE_CONFIG`,
+ * else `$XDG_CONFIG_HOME/lore/lore.toml`, default `~/.config`) and the project's
+ * (`./lore.toml` of the working folder), which is layered over it. The same file reached
+ * both ways (`--config ./lore.toml`, a symbolic link) counts once, as the user's.
  *
- * @throws LoreError `config_invalid` (data: `{ file, problems }`) when the file is not valid,
- *   the message naming each problem's line and key; `path_not_found` (see {@link findConfigFile}).
+ * @returns absolute paths; null where no file exists.
+ * @throws LoreError `path_not_found` when `--config` or `LORE_CONFIG` names a missing file.
+ */
+export function findConfigFiles(options: LoadSettingsOptions = {}): FoundConfigFiles {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const flagPath = options.configPath;
+  const envPath = env.LORE_CONFIG || undefined;
+  let user: FoundConfigFiles["user"] = null;
+  const named = flagPath ?? envPath;
+  if (named !== undefined) {
+    const path = resolve(cwd, expandHome(named, env));
+    if (!isFile(path)) throw new LoreError("path_not_found", { path });
+    user = { kind: flagPath !== undefined ? "flag" : "env", file: path };
+  } else {
+    const xdg = userConfigPath(env);
+    if (isFile(xdg)) user = { kind: "user", file: xdg };
+  }
+  const local = join(cwd, "lore.toml");
+  const project = isFile(local) && (user === null || !sameFile(local, user.file)) ? local : null;
+  return { user, project };
+}
+
+/**
+ * The configuration file nearest the work: the project's `./lore.toml` when there is one,
+ * else the user's (see {@link findConfigFiles}).
+ *
+ * @returns the absolute path, or null when there is none.
+ * @throws LoreError `path_not_found` when `--config` or `LORE_CONFIG` names a missing file.
+ */
+export function findConfigFile(options: LoadSettingsOptions = {}): string | null {
+  const found = findConfigFiles(options);
+  return found.project ?? found.user?.file ?? null;
+}
+
+/**
+ * Discovers, reads and validates the configuration files, layers them key by key (the
+ * project's `./lore.toml` over the user's own file, see `core/config-layers.ts`) and
+ * applies every default. A project file's keys other than `lang` and `index.repos` count
+ * only when its folder is trusted (`lore trust`); the others are listed in `ignored` and
+ * said in `notices`.
+ *
+ * @throws LoreError `config_invalid` (data: `{ file, problems }`) when a file is not valid,
+ *   the message naming each problem's line and key; `path_not_found` (see {@link findConfigFiles}).
  */
 export function loadSettings(options: LoadSettingsOptions = {}): LoreSettings {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
-  const configPath = findConfigFile(options);
-  let file: ConfigFile = {};
-  if (configPath !== null) {
-    const parsed = parseConfig(readFileSync(configPath, "utf8"));
-    if (!parsed.value) {
-      const reason = (lang: Lang) =>
-        parsed.problems.map((p) => formatConfigProblem(p, lang, configPath)).join("; ");
-      throw new LoreError(
-        "config_invalid",
-        { reason: reason("en"), reason_ru: reason("ru") },
-        { data: { file: configPath, problems: parsed.problems } },
-      );
-    }
-    file = parsed.value;
+  const found = findConfigFiles(options);
+  const layers: ConfigLayer[] = [];
+  const notices: SettingsNotice[] = [];
+  if (found.user !== null) {
+    const value = resolveLayerPaths(readConfigFile(found.user.file), dirname(found.user.file), env);
+    layers.push({ kind: found.user.kind, file: found.user.file, value, trusted: true });
   }
-  const base = configPath === null ? cwd : dirname(configPath);
-  const toPath = (value: string) => resolve(base, expandHome(value, env));
+  if (found.project !== null) {
+    const folder = realpathOr(dirname(found.project));
+    const trust = readTrustedFolders(env);
+    if (trust.problem !== undefined) notices.push(trustFileNotice(trust.problem));
+    const value = resolveLayerPaths(readConfigFile(found.project), dirname(found.project), env);
+    const trusted = trust.folders.includes(folder);
+    layers.push({ kind: "project", file: found.project, value, trusted, folder });
+  }
+  const merged = mergeConfigLayers(layers);
+  const file = merged.value;
+  if (merged.ignored.length > 0) notices.push(ignoredKeysNotice(merged.ignored));
+  requireKnowledgeValid(file, layers);
+  const originOf = (key: string) => merged.origins.find((o) => o.key === key)?.file;
   const database = env.LORE_DB
     ? resolve(cwd, expandHome(env.LORE_DB, env))
-    : file.index?.database !== undefined
-      ? toPath(file.index.database)
-      : join(dataHome(env), "lore", "index.db");
+    : (file.index?.database ?? join(dataHome(env), "lore", "index.db"));
   const repos =
     file.index?.repos !== undefined
-      ? file.index.repos.map(toPath)
+      ? file.index.repos
       : existsSync(join(cwd, ".gitriver", "knowledge"))
         ? [resolve(cwd)]
         : [];
   const settings: LoreSettings = {
-    configPath,
+    configPath: findConfigFile(options),
     user: file.user ?? (env.LORE_USER || osUserName(env)),
     lang: file.lang ?? pickLang(env),
     database,
@@ -141,22 +199,113 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoreSettings {
       port: file.server?.port ?? CONFIG_DEFAULTS.port,
     },
   };
-  if (file.knowledge !== undefined) {
-    settings.roots = listRoots(file.knowledge, (path) => rootPath(path, base, env));
+  if (env.LORE_DB) {
+    // The environment wins over every file: say so where the key's origin is shown.
+    const origins = merged.origins.filter((o) => o.key !== "index.database");
+    origins.push({ key: "index.database", kind: "env", file: "env LORE_DB", value: database });
+    merged.origins = origins.sort((a, b) => a.key.localeCompare(b.key));
   }
+  if (layers.length > 0 || env.LORE_DB) {
+    settings.configFiles = layers.map((l) => ({ kind: l.kind, file: l.file, trusted: l.trusted }));
+    settings.origins = merged.origins;
+    settings.ignored = merged.ignored;
+  }
+  if (notices.length > 0) settings.notices = notices;
+  if (file.knowledge !== undefined) settings.roots = listRoots(file.knowledge);
   if (file.forge !== undefined) {
-    const config = { ...file.forge };
-    if (config.root !== undefined) config.root = toPath(config.root);
-    settings.forge = { config, base, authPath: authFilePath(env) };
+    const from = originOf("forge.url") ?? originOf("forge.root") ?? originOf("forge.kind");
+    const base = from === undefined ? cwd : dirname(from);
+    settings.forge = { config: { ...file.forge }, base, authPath: authFilePath(env) };
   }
-  if (file.wiki?.shared !== undefined) settings.sharedWiki = toPath(file.wiki.shared);
-  settings.cacheFile =
-    file.projects?.cache !== undefined
-      ? toPath(file.projects.cache)
-      : join(dataHome(env), "lore", "cache.json");
+  if (file.wiki?.shared !== undefined) settings.sharedWiki = file.wiki.shared;
+  settings.cacheFile = file.projects?.cache ?? join(dataHome(env), "lore", "cache.json");
   settings.machine = file.machine ?? safeHostname();
   settings.projectDir = resolve(cwd);
   return settings;
+}
+
+/**
+ * Reads and validates one configuration file.
+ *
+ * @throws LoreError `config_invalid` (data: `{ file, problems }`): not valid, or cannot be
+ *   read (e.g. no permission: the message says so, never `internal`).
+ */
+function readConfigFile(path: string): ConfigFile {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "error";
+    throw new LoreError(
+      "config_invalid",
+      { reason: `${path} cannot be read (${code})`, reason_ru: `${path} не читается (${code})` },
+      { data: { file: path, problems: [] }, cause: error },
+    );
+  }
+  const parsed = parseConfig(text);
+  if (!parsed.value) {
+    const reason = (lang: Lang) =>
+      parsed.problems.map((p) => formatConfigProblem(p, lang, path)).join("; ");
+    throw new LoreError(
+      "config_invalid",
+      { reason: reason("en"), reason_ru: reason("ru") },
+      { data: { file: path, problems: parsed.problems } },
+    );
+  }
+  return parsed.value;
+}
+
+/** Every path of one file, absolute: `~` expanded, relative ones against the file's folder. */
+function resolveLayerPaths(value: ConfigFile, base: string, env: LoreEnv): ConfigFile {
+  const toPath = (path: string) => resolve(base, expandHome(path, env));
+  const toRoot = (path: string) => rootPath(path, base, env);
+  const out: ConfigFile = { ...value };
+  if (value.index !== undefined) {
+    out.index = { ...value.index };
+    if (value.index.database !== undefined) out.index.database = toPath(value.index.database);
+    if (value.index.repos !== undefined) out.index.repos = value.index.repos.map(toPath);
+  }
+  if (value.knowledge !== undefined) {
+    const k = value.knowledge;
+    out.knowledge = {};
+    if (k.primary !== undefined) out.knowledge.primary = toRoot(k.primary);
+    if (k.roots !== undefined) {
+      out.knowledge.roots = Object.fromEntries(
+        Object.entries(k.roots).map(([id, path]) => [id, toRoot(path)]),
+      );
+    }
+    if (k.read_only !== undefined) {
+      out.knowledge.read_only = k.read_only.map((r) => ({ id: r.id, path: toRoot(r.path) }));
+    }
+  }
+  if (value.forge?.root !== undefined)
+    out.forge = { ...value.forge, root: toPath(value.forge.root) };
+  if (value.wiki?.shared !== undefined) out.wiki = { shared: toPath(value.wiki.shared) };
+  if (value.projects?.cache !== undefined) out.projects = { cache: toPath(value.projects.cache) };
+  return out;
+}
+
+/** The merged `[knowledge]` must still be valid (ids unique across the files). */
+function requireKnowledgeValid(file: ConfigFile, layers: readonly ConfigLayer[]): void {
+  if (file.knowledge === undefined) return;
+  const problems = knowledgeProblems(file.knowledge);
+  if (problems.length === 0) return;
+  const files = layers.map((l) => l.file).join(", ");
+  const reason = (lang: Lang) =>
+    problems
+      .map((p) =>
+        formatConfigProblem(
+          { key: p.path.filter((x) => typeof x === "string").join("."), message: p.message },
+          lang,
+          files,
+        ),
+      )
+      .join("; ");
+  throw new LoreError(
+    "config_invalid",
+    { reason: reason("en"), reason_ru: reason("ru") },
+    { data: { file: layers[layers.length - 1]?.file ?? "", problems: [] } },
+  );
 }
 
 /**
@@ -176,6 +325,18 @@ function safeHostname(): string {
     return hostname() || "unknown";
   } catch {
     return "unknown";
+  }
+}
+
+function sameFile(a: string, b: string): boolean {
+  return realpathOr(a) === realpathOr(b);
+}
+
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
   }
 }
 

@@ -10,6 +10,7 @@ import {
 import { sameRootId } from "../../core/knowledge-roots.js";
 import type { Lang } from "../../core/localized-text.js";
 import { isLoreError } from "../../core/lore-error.js";
+import type { LoreSettings } from "../../main/load-config.js";
 import { loadRegistry } from "../../services/knowledge-files.js";
 import { rootsStatus } from "../../services/roots-status.js";
 import { atMostPositionals, flag, printJson } from "../args.js";
@@ -42,14 +43,16 @@ export const doctorCommand: Command = {
   help: [
     `Usage: ${USAGE}`,
     "",
-    "Reads the configuration (--config, LORE_CONFIG, ./lore.toml, $XDG_CONFIG_HOME/lore/",
-    "lore.toml) and reports every problem: configuration errors with line and key, missing",
+    "Reads the configuration (your file: --config, LORE_CONFIG or $XDG_CONFIG_HOME/lore/",
+    "lore.toml; then ./lore.toml of the project over it), shows which file each key came",
+    "from (and the project keys ignored because the folder is not trusted: lore trust),",
+    "and reports every problem: configuration errors with line and key, missing",
     "root folders, roots without knowledge/, malformed registry lines, registry lines that",
     "name a root not configured, a missing agent-notes.md or knowledge-roots-routing-v1",
     "section when read-only roots are configured.",
     "",
     "Options:",
-    "  --json   print {config, findings}",
+    "  --json   print {config, files, keys, findings}",
     "",
     "Exit codes: 0 nothing wrong (warnings allowed), 2 an error was found.",
   ].join("\n"),
@@ -58,9 +61,14 @@ export const doctorCommand: Command = {
     atMostPositionals(args, 0, USAGE);
     const findings: DoctorFinding[] = [];
     let configPath: string | null = null;
+    let sources: ConfigSources = { files: [], keys: [] };
     try {
       const settings = ctx.settings();
       configPath = settings.configPath;
+      sources = configSources(settings);
+      for (const notice of settings.notices ?? []) {
+        findings.push({ level: "warning", code: notice.code, message: notice.text[ctx.lang] });
+      }
       findings.push(...(await rootFindings(settings.roots ?? [], ctx.lang)));
     } catch (error) {
       if (!isLoreError(error) || error.code !== "config_invalid") throw error;
@@ -74,15 +82,58 @@ export const doctorCommand: Command = {
         });
       }
     }
-    if (flag(args, "json")) printJson(ctx.out, { config: configPath, findings });
+    if (flag(args, "json")) printJson(ctx.out, { config: configPath, ...sources, findings });
     else {
       ctx.out(`config: ${configPath ?? t(ctx.lang, "(none found)", "(не найдена)")}`);
+      for (const f of sources.files) ctx.out(`file: ${f.file} (${fileLabel(f, ctx.lang)})`);
+      for (const k of sources.keys) {
+        const from = k.ignored
+          ? t(ctx.lang, `ignored, from ${k.from}`, `пропущен, из ${k.from}`)
+          : t(ctx.lang, `from ${k.from}`, `из ${k.from}`);
+        ctx.out(`key: ${k.key} = ${JSON.stringify(k.value)} (${from})`);
+      }
       for (const f of findings) ctx.out(`${f.level}: ${f.message} [${f.code}]`);
       if (findings.length === 0) ctx.out(t(ctx.lang, "no problem found", "проблем не найдено"));
     }
     return findings.some((f) => f.level === "error") ? EXIT_CODES.invalid_input : EXIT_CODES.ok;
   },
 };
+
+/** The files read and, per key, where its value came from (`lore doctor`). */
+interface ConfigSources {
+  files: { kind: string; file: string; trusted: boolean }[];
+  /** `from`: a file path, or `env LORE_DB`; `ignored`: a key of an untrusted project file. */
+  keys: { key: string; value: unknown; from: string; ignored?: true }[];
+}
+
+function configSources(settings: LoreSettings): ConfigSources {
+  const keys: ConfigSources["keys"] = (settings.origins ?? []).map((o) => ({
+    key: o.key,
+    value: o.value,
+    from: o.file,
+  }));
+  for (const i of settings.ignored ?? []) {
+    keys.push({ key: i.key, value: null, from: i.file, ignored: true });
+  }
+  return { files: settings.configFiles ?? [], keys };
+}
+
+function fileLabel(file: ConfigSources["files"][number], lang: Lang): string {
+  if (file.kind !== "project") {
+    return file.kind === "flag"
+      ? "--config"
+      : file.kind === "env"
+        ? "LORE_CONFIG"
+        : t(lang, "user", "пользователя");
+  }
+  return file.trusted
+    ? t(lang, "project, trusted", "проекта, доверенная папка")
+    : t(
+        lang,
+        "project, not trusted: lang and index.repos only",
+        "проекта, папка не доверена: только lang и index.repos",
+      );
+}
 
 async function rootFindings(
   roots: Parameters<typeof rootsStatus>[0],
