@@ -39,6 +39,8 @@ export const ERROR_CODES = {
   page_not_found: "not_found",
   fetch_failed: "unavailable",
   federation_disabled: "unavailable",
+  file_busy: "unavailable",
+  address_in_use: "unavailable",
   forge_failed: "internal",
   git_failed: "internal",
   index_failed: "internal",
@@ -159,6 +161,14 @@ const MESSAGES: Record<ErrorCode, LocalizedText> = {
   federation_disabled: {
     en: "{tool} disabled — {reason}",
     ru: "{tool} отключён — {reason_ru}",
+  },
+  file_busy: {
+    en: "{path} is being written by another process (waited {seconds} s); try again",
+    ru: "{path} сейчас записывает другой процесс (ожидание {seconds} с); повторите",
+  },
+  address_in_use: {
+    en: "cannot listen on {address}: the address is in use (another lore serve?); stop that process, or pick another port: --port N, or --port 0 for any free one",
+    ru: "не удаётся слушать {address}: адрес занят (другой lore serve?); остановите тот процесс или выберите другой порт: --port N, или --port 0 для любого свободного",
   },
   internal: { en: "internal error: {reason}", ru: "внутренняя ошибка: {reason}" },
 };

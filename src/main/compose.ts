@@ -141,6 +141,7 @@ export async function composeLore(
   const rootsCtx = (options: RootAccessOptions = {}) => ({
     roots,
     allowUnconfiguredPath: options.remote !== true,
+    ...(settings.lockDir === undefined ? {} : { lockDir: settings.lockDir }),
   });
   let closed = false;
 

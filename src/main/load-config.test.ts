@@ -81,6 +81,7 @@ describe("loadSettings", () => {
       cacheFile: join(home, ".local", "share", "lore", "cache.json"),
       machine: expect.any(String),
       projectDir: cwd,
+      lockDir: join(home, ".local", "state", "lore", "locks"),
     });
   });
 

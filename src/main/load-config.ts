@@ -77,6 +77,12 @@ export interface LoreSettings {
   machine?: string;
   /** Issue 4: the current project's folder (its wiki is `.wiki/`). Default: the working folder. */
   projectDir?: string;
+  /**
+   * The folder of the write locks of `knowledge_write_file` (outside every root):
+   * `$XDG_RUNTIME_DIR/lore/locks`, else `$XDG_STATE_HOME/lore/locks` (default
+   * `~/.local/state/lore/locks`).
+   */
+  lockDir?: string;
 }
 
 /** Options of {@link loadSettings}. */
@@ -221,7 +227,16 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoreSettings {
   settings.cacheFile = file.projects?.cache ?? join(dataHome(env), "lore", "cache.json");
   settings.machine = file.machine ?? safeHostname();
   settings.projectDir = resolve(cwd);
+  settings.lockDir = lockHome(env);
   return settings;
+}
+
+function lockHome(env: LoreEnv): string {
+  const runtime = env.XDG_RUNTIME_DIR;
+  if (runtime && isAbsolute(runtime)) return join(runtime, "lore", "locks");
+  const state = env.XDG_STATE_HOME;
+  const base = state && isAbsolute(state) ? state : join(home(env), ".local", "state");
+  return join(base, "lore", "locks");
 }
 
 /**

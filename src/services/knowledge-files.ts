@@ -7,6 +7,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { constants, existsSync } from "node:fs";
 import {
+  chmod,
   link,
   lstat,
   mkdir,
@@ -18,8 +19,10 @@ import {
   unlink,
   writeFile,
 } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { basename, dirname, join, sep } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { escapeNameText, unsafeNameCharacter } from "../core/file-name.js";
 import { pathOutsideRoot, requireKnowledgePath } from "../core/knowledge-path.js";
 import { type KnowledgeRoot, PRIMARY_ROOT_ID } from "../core/knowledge-roots.js";
 import { LoreError } from "../core/lore-error.js";
@@ -50,6 +53,12 @@ export interface RootsContext {
   roots: readonly KnowledgeRoot[];
   /** False over HTTP: only configured roots are read. Default: true. */
   allowUnconfiguredPath?: boolean;
+  /**
+   * The folder of the write locks, outside every root so that no user file can collide
+   * with a lock (`main/` passes `$XDG_RUNTIME_DIR/lore/locks`, else
+   * `$XDG_STATE_HOME/lore/locks`). Default: `lore-<uid>/locks` in the OS temp folder.
+   */
+  lockDir?: string;
 }
 
 /** Input of {@link readKnowledgeFile}. */
@@ -181,9 +190,17 @@ export async function readKnowledgeFile(
  *
  * @param ctx - the roots.
  * @param input - see {@link WriteFileInput}.
+ * `replace` and `append` keep the file's permission bits (a 0600 file stays 0600); `append`
+ * adds the content's UTF-8 bytes after the file's bytes as they are (bytes that are not
+ * UTF-8 stay as they were) and is refused when the file would pass {@link MAX_FILE_BYTES},
+ * the limit `read_file` reads. Concurrent writers of one file are serialised by a lock in
+ * `ctx.lockDir`, so no append is lost.
+ *
  * @throws LoreError `read_only_root` (naming the root; nothing written), `root_args_conflict`,
  *   `unknown_root`, `no_primary_root`, `path_outside_root`, `root_missing`, `file_exists`
- *   (mode `create`), `invalid_input` (content over {@link MAX_FILE_BYTES}).
+ *   (mode `create`), `invalid_input` (content over {@link MAX_FILE_BYTES}, an append that
+ *   would pass it, a name holding a control character, a newline or a bidi formatting
+ *   character), `file_busy` (another writer held the file for 10 s).
  */
 export async function writeKnowledgeFile(
   ctx: RootsContext,
@@ -191,7 +208,9 @@ export async function writeKnowledgeFile(
 ): Promise<WriteFileAnswer> {
   const root = resolveRoot(ctx.roots, input, rootOptions(ctx));
   requireWritable(root);
-  const path = requireSaneNames(requireKnowledgePath(input.file_path, root.id));
+  const path = requireWritableName(
+    requireSaneNames(requireKnowledgePath(input.file_path, root.id)),
+  );
   const mode = input.mode ?? "create";
   if (Buffer.byteLength(input.content) > MAX_FILE_BYTES) {
     throw new LoreError("invalid_input", {
@@ -233,7 +252,8 @@ export async function writeKnowledgeFile(
     const dir = PIN_FOLDERS ? `/proc/self/fd/${handle.fd}` : folder;
     await requireSameFolder(dir, folder, baseReal, outside);
     const target = join(dir, basename(file));
-    return await withFileLock(dir, basename(file), async () => {
+    const lockDir = ctx.lockDir ?? join(tmpdir(), `lore-${process.getuid?.() ?? "user"}`, "locks");
+    return await withFileLock(lockDir, join(folder, basename(file)), async () => {
       const existing = await lstat(target).catch(() => null);
       if (existing?.isSymbolicLink()) {
         const linked = await realpath(target).catch(() => null);
@@ -252,13 +272,26 @@ export async function writeKnowledgeFile(
           reason_ru: `${root.id}:${path} — папка, а не файл`,
         });
       }
-      const before = existing === null || mode !== "append" ? "" : await readFile(target, "utf8");
-      const text = mode === "append" ? before + input.content : input.content;
+      const added = Buffer.from(input.content, "utf8");
+      // The bytes as they are: a file that is not all UTF-8 keeps its other bytes.
+      const before =
+        existing === null || mode !== "append" ? Buffer.alloc(0) : await readFile(target);
+      if (before.length + added.length > MAX_FILE_BYTES) {
+        throw new LoreError("invalid_input", {
+          reason: `appending ${added.length} bytes to ${root.id}:${path} (${before.length} bytes) would pass the ${MAX_FILE_BYTES}-byte limit of read_file; nothing was written`,
+          reason_ru: `дописать ${added.length} байт к ${root.id}:${path} (${before.length} байт) значит превысить предел read_file (${MAX_FILE_BYTES} байт); ничего не записано`,
+        });
+      }
+      const bytes = before.length === 0 ? added : Buffer.concat([before, added]);
+      // replace and append keep the file's permission bits (a 0600 note stays private).
+      const keepMode = existing === null ? undefined : (await stat(target)).mode & 0o7777;
       const temp = join(dir, `.${randomBytes(6).toString("hex")}.lore-tmp`);
-      await writeFile(temp, text, {
+      await writeFile(temp, bytes, {
         flag: constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY,
+        mode: keepMode === undefined ? 0o666 : 0o600,
       });
       try {
+        if (keepMode !== undefined) await chmod(temp, keepMode);
         await requireSameFolder(dir, folder, baseReal, outside);
         if (mode === "create") {
           await link(temp, target).catch((error: NodeJS.ErrnoException) => {
@@ -280,7 +313,7 @@ export async function writeKnowledgeFile(
         file_path: path,
         mode,
         created: existing === null,
-        bytes: Buffer.byteLength(text),
+        bytes: bytes.length,
       };
     });
   } catch (error) {
@@ -291,20 +324,24 @@ export async function writeKnowledgeFile(
 }
 
 /**
- * Runs `fn` holding the write lock of one file (`.<name>.lore-lock` beside it), so that
- * concurrent writers of the same file — `append` reads, then renames — never lose each
- * other's text. A lock left by a killed writer is taken over after {@link LOCK_STALE_MS}.
+ * Runs `fn` holding the write lock of one file, so that concurrent writers of the same
+ * file — `append` reads, then renames — never lose each other's text. The lock is a file
+ * in `lockDir` (created 0700) named by a hash of the file's real path: outside the root,
+ * so no file a user writes can collide with it. A lock left by a killed writer is taken
+ * over after {@link LOCK_STALE_MS} (or at once when its pid is gone).
+ *
+ * @throws LoreError `file_busy` when another writer holds it longer than {@link LOCK_WAIT_MS}.
  */
-async function withFileLock<T>(folder: string, name: string, fn: () => Promise<T>): Promise<T> {
-  const short = Buffer.byteLength(name) <= 200;
+async function withFileLock<T>(lockDir: string, file: string, fn: () => Promise<T>): Promise<T> {
+  await mkdir(lockDir, { recursive: true, mode: 0o700 });
   const lock = join(
-    folder,
-    `.${short ? name : createHash("sha256").update(name).digest("hex").slice(0, 32)}.lore-lock`,
+    lockDir,
+    `${createHash("sha256").update(file).digest("hex").slice(0, 40)}.lock`,
   );
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {
-      const handle = await open(lock, "wx");
+      const handle = await open(lock, "wx", 0o600);
       await handle.writeFile(String(process.pid)).finally(() => handle.close());
       break;
     } catch (error) {
@@ -314,9 +351,7 @@ async function withFileLock<T>(folder: string, name: string, fn: () => Promise<T
         continue;
       }
       if (Date.now() > deadline) {
-        throw new LoreError("internal", {
-          reason: `${name} is being written by another process; try again`,
-        });
+        throw new LoreError("file_busy", { path: basename(file), seconds: LOCK_WAIT_MS / 1000 });
       }
       await sleep(5 + Math.floor(Math.random() * 20));
     }
@@ -360,6 +395,30 @@ function requireSaneNames(path: string): string {
     throw nameTooLong(path);
   }
   return path;
+}
+
+/**
+ * Refuses a name to be written that holds a newline, another control character or a bidi
+ * formatting character: such names hide or fake what a reviewer and a listing show.
+ */
+function requireWritableName(path: string): string {
+  const found = unsafeNameCharacter(path);
+  if (found === undefined) return path;
+  // Shown escaped, so the message itself is not turned around by the character.
+  const shown = escapeNameText(path);
+  const what = {
+    newline: { en: "a newline", ru: "перевод строки" },
+    control: { en: "a control character", ru: "управляющий символ" },
+    bidi: { en: "a bidi formatting character", ru: "символ управления направлением текста" },
+  }[found.kind];
+  throw new LoreError(
+    "invalid_input",
+    {
+      reason: `file_path “${shown}” holds ${what.en} (${found.codePoint}); choose a name without it`,
+      reason_ru: `file_path «${shown}» содержит ${what.ru} (${found.codePoint}); выберите имя без него`,
+    },
+    { data: { file_path: shown, character: found.codePoint, kind: found.kind } },
+  );
 }
 
 function nameTooLong(path: string): LoreError {
