@@ -25,6 +25,7 @@ export const DIAGNOSTIC_CODES = {
   invalid_mechanism_params: "error",
   invalid_link: "error",
   file_too_large: "error",
+  file_name_not_utf8: "error",
   batch_limit: "error",
   duplicate_id: "error",
   empty_body: "error",
@@ -135,6 +136,10 @@ const TEMPLATES: Record<DiagnosticCode, LocalizedText> = {
   invalid_link: {
     en: "link “{value}” is not a UUIDv7",
     ru: "связь «{value}» — не UUIDv7",
+  },
+  file_name_not_utf8: {
+    en: "the file name is not valid UTF-8 (shown with \\xNN escapes); rename the file",
+    ru: "имя файла не в кодировке UTF-8 (показано с экранированием \\xNN); переименуйте файл",
   },
   file_too_large: {
     en: "the file is {size} bytes, over the {limit}-byte limit; skipped",

@@ -3,6 +3,7 @@
  * not hold (they hide or fake what a reviewer sees), and how a name that is not UTF-8 is
  * shown in a report. Pure.
  */
+import { type Diagnostic, makeDiagnostic } from "./diagnostic.js";
 
 /** What kind of character makes a file name refused (see {@link unsafeNameCharacter}). */
 export type UnsafeNameKind = "control" | "newline" | "bidi";
@@ -109,4 +110,14 @@ function utf8SequenceLength(bytes: Uint8Array, i: number): number {
   if (b0 >= 0xf1 && b0 <= 0xf3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
   if (b0 === 0xf4) return cont(1, 0x80, 0x8f) && cont(2) && cont(3) ? 4 : 0;
   return 0;
+}
+
+/**
+ * The diagnostic of a file whose name is not UTF-8: `file_name_not_utf8` (error: the file
+ * is skipped), at the name shown by {@link escapeFileName}.
+ *
+ * @param path - the display path, its last part escaped.
+ */
+export function fileNameNotUtf8(path: string): Diagnostic {
+  return makeDiagnostic("file_name_not_utf8", { path });
 }

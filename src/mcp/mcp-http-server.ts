@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { LoreError } from "../core/lore-error.js";
 
 /** Options of {@link startMcpHttpServer}. */
 export interface McpHttpServerOptions {
@@ -48,6 +49,27 @@ function jsonRpcError(res: ServerResponse, status: number, message: string): voi
   sendJson(res, status, { jsonrpc: "2.0", error: { code: -32000, message }, id: null });
 }
 
+/**
+ * Whether a request's `Origin` may reach the server (MCP transport spec, Streamable HTTP:
+ * servers must validate `Origin` against DNS rebinding). No `Origin` (a non-browser client)
+ * passes. On a loopback address only loopback origins pass (`http://localhost:3000`,
+ * `http://127.0.0.1`, `http://[::1]`); elsewhere only the server's own origin (the same
+ * host and port as `Host`). `null` and anything that is not an http(s) URL are refused.
+ */
+function originAllowed(req: IncomingMessage, loopbackOnly: boolean): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return false;
+  if (loopbackOnly) return isLoopback(url.hostname);
+  return url.host.toLowerCase() === (req.headers.host ?? "").toLowerCase();
+}
+
 /** The Host header's name without the port (`[::1]:80` → `[::1]`). */
 function hostName(req: IncomingMessage): string {
   const host = req.headers.host ?? "";
@@ -59,12 +81,16 @@ function hostName(req: IncomingMessage): string {
  * request, JSON responses) and `GET /healthz`, with `node:http`. Issue 2 §5, `lore serve`.
  *
  * When bound to a loopback address, requests whose `Host` is not a loopback name are
- * refused with 403 (DNS rebinding protection). `GET`/`DELETE /mcp` answer 405 (no sessions);
- * other paths 404.
+ * refused with 403 (DNS rebinding protection); a request whose `Origin` is not allowed
+ * (see {@link originAllowed}) is refused with 403 on every path. `GET`/`DELETE /mcp`
+ * answer 405 (no sessions); other paths 404.
  *
  * @param options - see {@link McpHttpServerOptions}.
  * @returns the running server, once it listens.
- * @throws the listen error (e.g. `EADDRINUSE`) as Node reports it.
+ * @throws LoreError `address_in_use` (EADDRINUSE: another process listens there; the
+ *   message says to stop it or pick `--port`), `invalid_input` (EACCES: a port below 1024
+ *   without privileges; EADDRNOTAVAIL: not an address of this machine); other listen
+ *   errors as Node reports them.
  */
 export async function startMcpHttpServer(options: McpHttpServerOptions): Promise<McpHttpServer> {
   const loopbackOnly = isLoopback(options.host);
@@ -72,6 +98,10 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
     const path = (req.url ?? "/").split("?")[0];
     if (loopbackOnly && !isLoopback(hostName(req))) {
       jsonRpcError(res, 403, "Forbidden: Host is not a loopback name");
+      return;
+    }
+    if (!originAllowed(req, loopbackOnly)) {
+      jsonRpcError(res, 403, "Forbidden: Origin is not allowed");
       return;
     }
     if (path === "/healthz") {
@@ -110,9 +140,10 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
   };
   const http: Server = createServer((req, res) => void handle(req, res));
   await new Promise<void>((resolve, reject) => {
-    http.once("error", reject);
+    const fail = (error: unknown) => reject(listenError(error, options.host, options.port));
+    http.once("error", fail);
     http.listen(options.port, options.host, () => {
-      http.off("error", reject);
+      http.off("error", fail);
       resolve();
     });
   });
@@ -127,4 +158,32 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
         http.close(() => resolve());
       }),
   };
+}
+
+/** A listen error as a refusal that says what to do (see {@link startMcpHttpServer}). */
+function listenError(error: unknown, host: string, port: number): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const address = `${host.includes(":") ? `[${host}]` : host}:${port}`;
+  if (code === "EADDRINUSE") return new LoreError("address_in_use", { address }, { cause: error });
+  if (code === "EACCES") {
+    return new LoreError(
+      "invalid_input",
+      {
+        reason: `cannot listen on ${address}: permission denied (ports below 1024 need privileges); pick another: --port N`,
+        reason_ru: `не удаётся слушать ${address}: нет прав (порты ниже 1024 требуют привилегий); выберите другой: --port N`,
+      },
+      { cause: error },
+    );
+  }
+  if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND" || code === "EAI_AGAIN") {
+    return new LoreError(
+      "invalid_input",
+      {
+        reason: `cannot listen on ${address}: ${host} is not an address of this machine; use --host 127.0.0.1`,
+        reason_ru: `не удаётся слушать ${address}: ${host} — не адрес этой машины; укажите --host 127.0.0.1`,
+      },
+      { cause: error },
+    );
+  }
+  return error;
 }

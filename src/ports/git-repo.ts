@@ -1,3 +1,4 @@
+import type { Diagnostic } from "../core/diagnostic.js";
 /**
  * A blob listed under the knowledge folder at one commit: its path (relative to the
  * repository root, `/`-separated), git blob sha (40 hex) and size in bytes.
@@ -6,6 +7,12 @@ export interface KnowledgeBlob {
   path: string;
   sha: string;
   size: number;
+  /**
+   * Set when the file cannot be read as an entry before its bytes are seen (a folder's
+   * file whose name is not UTF-8: `path` is then the name escaped): it is stored as
+   * skipped with this diagnostic and never read.
+   */
+  refused?: Diagnostic;
 }
 
 /**

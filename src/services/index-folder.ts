@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { lstat, readdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { LIMITS } from "../core/entry.js";
+import { escapeFileName, fileNameNotUtf8, isUtf8Name } from "../core/file-name.js";
 import { LoreError } from "../core/lore-error.js";
 import type { KnowledgeBlob } from "../ports/git-repo.js";
 import { comparePaths } from "./duplicate-ids.js";
@@ -70,12 +71,29 @@ export async function indexFolder(options: IndexFolderOptions): Promise<IndexRep
 /** The `.md` regular files under the knowledge folder, sorted by path, hashed. */
 async function listFolder(root: string): Promise<KnowledgeBlob[]> {
   const paths: string[] = [];
+  // A name that is not UTF-8 cannot be a path of the index: reported with its name escaped.
+  const badNames: KnowledgeBlob[] = [];
   const walk = async (relative: string): Promise<void> => {
-    const entries = await readdir(join(root, relative), { withFileTypes: true });
+    const entries = await readdir(join(root, relative), {
+      withFileTypes: true,
+      encoding: "buffer",
+    });
     for (const entry of entries) {
-      const path = `${relative}${entry.name}`;
+      if (!isUtf8Name(entry.name)) {
+        if (
+          entry.isDirectory() ||
+          (entry.isFile() && entry.name.toString("latin1").endsWith(".md"))
+        ) {
+          const path = `${relative}${escapeFileName(entry.name)}${entry.isDirectory() ? "/" : ""}`;
+          const sha = createHash("sha1").update(`bad name ${path}`).digest("hex");
+          badNames.push({ path, sha, size: 0, refused: fileNameNotUtf8(path) });
+        }
+        continue;
+      }
+      const name = entry.name.toString("utf8");
+      const path = `${relative}${name}`;
       if (entry.isDirectory()) await walk(`${path}/`);
-      else if (entry.isFile() && entry.name.endsWith(".md")) paths.push(path);
+      else if (entry.isFile() && name.endsWith(".md")) paths.push(path);
       // symbolic links, sockets, devices: not entries, never followed
     }
   };
@@ -103,7 +121,10 @@ async function listFolder(root: string): Promise<KnowledgeBlob[]> {
     }
   };
   await Promise.all(Array.from({ length: HASH_CONCURRENCY }, worker));
-  return blobs.filter((blob): blob is KnowledgeBlob => blob !== null);
+  const listed = blobs.filter((blob): blob is KnowledgeBlob => blob !== null);
+  return badNames.length === 0
+    ? listed
+    : [...listed, ...badNames].sort((a, b) => comparePaths(a.path, b.path));
 }
 
 /** Reads files again in order; a file changed since listing is given with its new sha. */

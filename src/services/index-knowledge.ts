@@ -287,14 +287,18 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
    */
   async function runRound(blobs: KnowledgeBlob[], requeue: Set<string>): Promise<void> {
     const pending = new Set(blobs.map((blob) => blob.path));
-    const tooLarge = blobs.filter((blob) => blob.size > LIMITS.fileBytes);
+    const tooLarge = blobs.filter(
+      (blob) => blob.size > LIMITS.fileBytes || blob.refused !== undefined,
+    );
     if (tooLarge.length > 0) {
       index.transaction(() => {
         for (const blob of tooLarge) {
-          const diagnostic = makeDiagnostic("file_too_large", {
-            path: blob.path,
-            params: { size: blob.size, limit: LIMITS.fileBytes },
-          });
+          const diagnostic =
+            blob.refused ??
+            makeDiagnostic("file_too_large", {
+              path: blob.path,
+              params: { size: blob.size, limit: LIMITS.fileBytes },
+            });
           index.putFile({
             repo: repoName,
             path: blob.path,
@@ -307,7 +311,9 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
         }
       });
     }
-    const toRead = blobs.filter((blob) => blob.size <= LIMITS.fileBytes);
+    const toRead = blobs.filter(
+      (blob) => blob.size <= LIMITS.fileBytes && blob.refused === undefined,
+    );
     const analyser = await analyserFor(toRead);
     // With a worker, a batch goes to analysis in chunks as it is read, so reading, analysis
     // and writing overlap; it is still written in one transaction.

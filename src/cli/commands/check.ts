@@ -2,6 +2,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { type Diagnostic, makeDiagnostic } from "../../core/diagnostic.js";
 import { LIMITS } from "../../core/entry.js";
+import { escapeFileName, fileNameNotUtf8, isUtf8Name } from "../../core/file-name.js";
 import type { Lang } from "../../core/localized-text.js";
 import { LoreError } from "../../core/lore-error.js";
 import {
@@ -44,13 +45,23 @@ export interface CheckSummary {
   report: string[];
 }
 
-/** Lists the `.md` files under a folder, following no symbolic link, `.git` left out. */
-async function walk(dir: string, out: string[]): Promise<void> {
-  const items = await readdir(dir, { withFileTypes: true });
+/**
+ * Lists the `.md` files under a folder, following no symbolic link, `.git` left out. A
+ * file or folder whose name is not UTF-8 goes to `badNames`, its name escaped.
+ */
+async function walk(dir: string, out: string[], badNames: string[]): Promise<void> {
+  const items = await readdir(dir, { withFileTypes: true, encoding: "buffer" });
   for (const item of items) {
-    const full = join(dir, item.name);
-    if (item.isDirectory() && item.name !== ".git") await walk(full, out);
-    else if (item.isFile() && item.name.endsWith(".md")) out.push(full);
+    if (!isUtf8Name(item.name)) {
+      if (item.isDirectory() || (item.isFile() && item.name.toString("latin1").endsWith(".md"))) {
+        badNames.push(join(dir, escapeFileName(item.name)) + (item.isDirectory() ? "/" : ""));
+      }
+      continue;
+    }
+    const name = item.name.toString("utf8");
+    const full = join(dir, name);
+    if (item.isDirectory() && name !== ".git") await walk(full, out, badNames);
+    else if (item.isFile() && name.endsWith(".md")) out.push(full);
   }
 }
 
@@ -62,12 +73,12 @@ async function walk(dir: string, out: string[]): Promise<void> {
  * @throws LoreError `path_not_found` for a missing path; `invalid_input` for a named path
  *   that is neither a regular file nor a folder (a FIFO or a device would block or never end).
  */
-async function collect(paths: readonly string[]): Promise<string[]> {
+async function collect(paths: readonly string[], badNames: string[] = []): Promise<string[]> {
   const files: string[] = [];
   for (const path of paths) {
     const info = await stat(path).catch(() => null);
     if (info === null) throw new LoreError("path_not_found", { path });
-    if (info.isDirectory()) await walk(path, files);
+    if (info.isDirectory()) await walk(path, files, badNames);
     else if (info.isFile()) files.push(path);
     else {
       throw new LoreError("invalid_input", {
@@ -87,11 +98,14 @@ async function collect(paths: readonly string[]): Promise<string[]> {
  * @param lang - the report language.
  * @param oversized - files over the entry size limit, by display path and size: reported
  *   `file_too_large` without being read.
+ * @param badNames - display paths (escaped) of files whose name is not UTF-8: reported
+ *   `file_name_not_utf8` without being read.
  */
 export function checkFiles(
   files: readonly BatchFile[],
   lang: Lang,
   oversized: readonly { path: string; size: number }[] = [],
+  badNames: readonly string[] = [],
 ): CheckSummary {
   const entries: BatchEntry[] = [];
   const skipped: BatchSkip[] = oversized.map(({ path, size }) => ({
@@ -100,6 +114,7 @@ export function checkFiles(
       makeDiagnostic("file_too_large", { path, params: { size, limit: LIMITS.fileBytes } }),
     ],
   }));
+  for (const path of badNames) skipped.push({ path, diagnostics: [fileNameNotUtf8(path)] });
   const knownIds = new Map<string, string>();
   let remaining = [...files];
   while (remaining.length > 0) {
@@ -114,8 +129,8 @@ export function checkFiles(
     remaining = next;
   }
   const paths = files.map((file) => file.path);
-  if (oversized.length > 0) {
-    paths.push(...oversized.map((file) => file.path));
+  if (oversized.length > 0 || badNames.length > 0) {
+    paths.push(...oversized.map((file) => file.path), ...badNames);
     paths.sort();
   }
   const order = new Map(paths.map((path, i) => [path, i]));
@@ -130,7 +145,7 @@ export function checkFiles(
   ].sort(byPath);
   return {
     ok: skipped.length === 0,
-    files: files.length + oversized.length,
+    files: files.length + oversized.length + badNames.length,
     entries: entries.length,
     skipped: skipped.length,
     unreachable: entries.filter((e) => !e.parsed.reachable).length,
@@ -180,7 +195,8 @@ export const checkCommand: Command = {
       args.positionals.length > 0
         ? args.positionals.map((p) => resolve(ctx.cwd, p))
         : [join(projectRoot(ctx.cwd), KNOWLEDGE_DIR)];
-    const paths = await collect(named);
+    const badNames: string[] = [];
+    const paths = await collect(named, badNames);
     const files: BatchFile[] = [];
     // A file over the entry limit is reported from its size, never read whole.
     const oversized: { path: string; size: number }[] = [];
@@ -189,7 +205,8 @@ export const checkCommand: Command = {
       if (size > LIMITS.fileBytes) oversized.push({ path: displayPath(ctx.cwd, path), size });
       else files.push({ path: displayPath(ctx.cwd, path), bytes: await readFile(path) });
     }
-    const summary = checkFiles(files, ctx.lang, oversized);
+    const shownBad = badNames.map((path) => displayPath(ctx.cwd, path));
+    const summary = checkFiles(files, ctx.lang, oversized, shownBad);
     if (flag(args, "json")) printJson(ctx.out, summary);
     else {
       for (const line of summary.report) ctx.out(line);

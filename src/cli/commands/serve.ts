@@ -16,9 +16,11 @@ export const serveCommand: Command = {
     `Usage: ${USAGE}`,
     "",
     "Serves the same MCP tools as `lore mcp` over Streamable HTTP (stateless, POST /mcp)",
-    "and GET /healthz. Listens on [server] host and port of the configuration, default",
-    "127.0.0.1:7377; on a loopback address, requests with a non-loopback Host header are",
-    "refused (DNS rebinding). There is no authentication yet: keep it on 127.0.0.1.",
+    "and GET /healthz. Listens on [server] host and port of your own configuration file",
+    "(a project's lore.toml counts only in a folder you trusted: lore trust), default",
+    "127.0.0.1:7377; on a loopback address, requests with a non-loopback Host header or a",
+    "non-loopback Origin are refused with 403 (DNS rebinding); elsewhere an Origin other",
+    "than the server's own. There is no authentication yet: keep it on 127.0.0.1.",
     "The address is printed on stderr once it listens.",
     "",
     "Options:",
@@ -27,7 +29,9 @@ export const serveCommand: Command = {
     "  --repo PATH         a repository or folder to index at start (repeatable)",
     "  --tool-names=dotted expose knowledge.recall etc.",
     "",
-    "Exit codes: 0 after SIGINT/SIGTERM, 1 cannot listen, 2 bad option or configuration.",
+    "Exit codes: 0 after SIGINT/SIGTERM, 2 bad option or configuration (or a host or port",
+    "this user cannot listen on), 6 the address is in use (address_in_use: stop the other",
+    "process, or pick --port N, or --port 0 for any free one).",
   ].join("\n"),
   options: {
     host: { type: "string" },
@@ -46,9 +50,16 @@ export const serveCommand: Command = {
     const { createMcpServer } = await import("../../mcp/create-mcp-server.js");
     const { startMcpHttpServer } = await import("../../mcp/mcp-http-server.js");
     let indexing = true;
-    const ready = lore.indexAll(repos).finally(() => {
-      indexing = false;
-    });
+    // Indexing starts once the server listens: when it cannot (address_in_use), nothing
+    // runs on after the refusal (no write into an index the CLI is closing).
+    let listening = (): void => {};
+    const ready = new Promise<void>((resolve) => {
+      listening = resolve;
+    })
+      .then(() => lore.indexAll(repos))
+      .finally(() => {
+        indexing = false;
+      });
     const http = await startMcpHttpServer({
       host,
       port,
@@ -62,6 +73,7 @@ export const serveCommand: Command = {
       health: () => ({ version: ctx.version, indexing }),
       log: ctx.err,
     });
+    listening();
     ctx.err(
       ctx.lang === "ru"
         ? `lore: MCP по HTTP на ${http.url} (проверка: GET /healthz)`

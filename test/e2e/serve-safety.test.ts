@@ -1,0 +1,146 @@
+/**
+ * `lore serve` refusals over real HTTP on 127.0.0.1: a port in use is `address_in_use`
+ * with what to do, exit 6 and nothing after it (no TypeError from an indexing that went
+ * on); a request whose `Origin` is not allowed gets 403 (MCP transport spec: servers must
+ * validate `Origin`), while clients that send none, or a loopback one, are served.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { request as httpRequest } from "node:http";
+import { createServer, type Server } from "node:net";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeRepo, type TestRepo } from "../helpers/make-repo.js";
+import { knowledgeFiles } from "./fixture-entries.js";
+import { isolatedEnv, LORE_BIN, runLore } from "./run-lore.js";
+
+let repo: TestRepo;
+let sandbox: ReturnType<typeof isolatedEnv>;
+let child: ChildProcess;
+let url: URL;
+
+beforeAll(async () => {
+  repo = await makeRepo(knowledgeFiles());
+  sandbox = isolatedEnv();
+  child = spawn(process.execPath, [LORE_BIN, "serve", "--port", "0", "--repo", repo.dir], {
+    cwd: sandbox.dir,
+    env: sandbox.env,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  url = await new Promise<URL>((resolve, reject) => {
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+      const match = /serving MCP over HTTP at (http:\/\/\S+\/mcp)/.exec(stderr);
+      if (match?.[1]) resolve(new URL(match[1]));
+    });
+    child.on("close", (code) => reject(new Error(`lore serve exited ${code}: ${stderr}`)));
+  });
+});
+
+afterAll(async () => {
+  if (child?.exitCode === null) {
+    const exited = new Promise((resolve) => child.once("close", resolve));
+    child.kill("SIGTERM");
+    await exited;
+  }
+  await repo?.cleanup();
+  sandbox?.cleanup();
+});
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "t", version: "1" },
+  },
+});
+
+function post(path: string, origin?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    };
+    if (origin !== undefined) headers.origin = origin;
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: path === "/healthz" ? "GET" : "POST",
+        headers,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }),
+        );
+      },
+    );
+    req.on("error", reject);
+    req.end(path === "/healthz" ? undefined : INITIALIZE);
+  });
+}
+
+describe("Origin", () => {
+  it("a non-allowed Origin gets 403 on /mcp and /healthz", async () => {
+    for (const origin of [
+      "http://evil.example",
+      "https://attacker.test:7377",
+      "null",
+      "file://x",
+    ]) {
+      const mcp = await post("/mcp", origin);
+      expect([origin, mcp.status]).toEqual([origin, 403]);
+      expect(JSON.parse(mcp.body)).toMatchObject({
+        error: { message: "Forbidden: Origin is not allowed" },
+      });
+      expect((await post("/healthz", origin)).status).toBe(403);
+    }
+  });
+
+  it("no Origin, or a loopback one, is served", async () => {
+    for (const origin of [
+      undefined,
+      "http://localhost:5173",
+      "http://127.0.0.1:7377",
+      "http://[::1]",
+    ]) {
+      const answer = await post("/mcp", origin);
+      expect([origin, answer.status]).toEqual([origin, 200]);
+    }
+    const client = new Client({ name: "origin-test", version: "1" });
+    await client.connect(new StreamableHTTPClientTransport(url));
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    await client.close();
+  });
+});
+
+describe("a port in use", () => {
+  let holder: Server;
+  let port: number;
+  beforeAll(async () => {
+    holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+    port = (holder.address() as { port: number }).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => holder.close(() => resolve())));
+
+  it("address_in_use with what to do, exit 6, and no TypeError after it", async () => {
+    // The folder holds knowledge, so `lore serve` has indexing to do: none may run on.
+    const run = await runLore(["serve", "--port", String(port)], {
+      cwd: repo.dir,
+      env: { ...sandbox.env, LORE_DB: `${sandbox.dir}/in-use.db` },
+    });
+    expect(run.code).toBe(6);
+    expect(run.stderr).toBe(
+      `lore: cannot listen on 127.0.0.1:${port}: the address is in use (another lore serve?); stop that process, or pick another port: --port N, or --port 0 for any free one [address_in_use]\n`,
+    );
+    expect(run.stderr).not.toContain("TypeError");
+  });
+});
