@@ -114,6 +114,20 @@ describe("a project file in a folder that is not trusted", () => {
     expect(settings.notices).toBeUndefined();
   });
 
+  it("index.repos through a link that leads out of the project is ignored", () => {
+    mkdirSync(join(root, "private-repo"));
+    symlinkSync(join(root, "private-repo"), join(project, "inside-looking"));
+    writeFileSync(join(project, "lore.toml"), "[index]\nrepos = ['inside-looking']\n");
+    const settings = loadSettings({ cwd: project, env: env() });
+    expect(settings.repos).toEqual([]);
+    expect(settings.ignored?.map((i) => [i.key, i.reason])).toEqual([
+      ["index.repos", "outside_project"],
+    ]);
+    expect(settings.notices?.[0]?.text.en).toContain(
+      "index.repos leads outside the project folder",
+    );
+  });
+
   it("the user's knowledge roots do not vanish when a project file exists", () => {
     writeFileSync(join(project, "lore.toml"), 'lang = "en"\n');
     const settings = loadSettings({ cwd: project, env: env() });

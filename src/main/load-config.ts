@@ -177,6 +177,8 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoreSettings {
     const trust = readTrustedFolders(env);
     if (trust.problem !== undefined) notices.push(trustFileNotice(trust.problem));
     const value = resolveLayerPaths(readConfigFile(found.project), dirname(found.project), env);
+    // Real paths, so a link inside the project that leads out of it is seen as outside.
+    if (value.index?.repos !== undefined) value.index.repos = value.index.repos.map(realpathOr);
     const trusted = trust.folders.includes(folder);
     layers.push({ kind: "project", file: found.project, value, trusted, folder });
   }

@@ -252,7 +252,12 @@ export async function writeKnowledgeFile(
     const dir = PIN_FOLDERS ? `/proc/self/fd/${handle.fd}` : folder;
     await requireSameFolder(dir, folder, baseReal, outside);
     const target = join(dir, basename(file));
-    const lockDir = ctx.lockDir ?? join(tmpdir(), `lore-${process.getuid?.() ?? "user"}`, "locks");
+    const lockDir = ctx.lockDir ?? defaultLockDir();
+    const overLimit = (adding: number, size: number) =>
+      new LoreError("invalid_input", {
+        reason: `appending ${adding} bytes to ${root.id}:${path} (${size} bytes) would pass the ${MAX_FILE_BYTES}-byte limit of read_file; nothing was written`,
+        reason_ru: `дописать ${adding} байт к ${root.id}:${path} (${size} байт) значит превысить предел read_file (${MAX_FILE_BYTES} байт); ничего не записано`,
+      });
     return await withFileLock(lockDir, join(folder, basename(file)), async () => {
       const existing = await lstat(target).catch(() => null);
       if (existing?.isSymbolicLink()) {
@@ -273,15 +278,14 @@ export async function writeKnowledgeFile(
         });
       }
       const added = Buffer.from(input.content, "utf8");
+      const appendTo = existing === null || mode !== "append" ? 0 : (await stat(target)).size;
+      if (appendTo + added.length > MAX_FILE_BYTES) throw overLimit(added.length, appendTo);
       // The bytes as they are: a file that is not all UTF-8 keeps its other bytes.
       const before =
-        existing === null || mode !== "append" ? Buffer.alloc(0) : await readFile(target);
-      if (before.length + added.length > MAX_FILE_BYTES) {
-        throw new LoreError("invalid_input", {
-          reason: `appending ${added.length} bytes to ${root.id}:${path} (${before.length} bytes) would pass the ${MAX_FILE_BYTES}-byte limit of read_file; nothing was written`,
-          reason_ru: `дописать ${added.length} байт к ${root.id}:${path} (${before.length} байт) значит превысить предел read_file (${MAX_FILE_BYTES} байт); ничего не записано`,
-        });
-      }
+        mode === "append" && existing !== null ? await readFile(target) : Buffer.alloc(0);
+      // The file may have grown since its size was read (another program than Lore).
+      if (before.length + added.length > MAX_FILE_BYTES)
+        throw overLimit(added.length, before.length);
       const bytes = before.length === 0 ? added : Buffer.concat([before, added]);
       // replace and append keep the file's permission bits (a 0600 note stays private).
       const keepMode = existing === null ? undefined : (await stat(target)).mode & 0o7777;
@@ -332,8 +336,16 @@ export async function writeKnowledgeFile(
  *
  * @throws LoreError `file_busy` when another writer holds it longer than {@link LOCK_WAIT_MS}.
  */
-async function withFileLock<T>(lockDir: string, file: string, fn: () => Promise<T>): Promise<T> {
-  await mkdir(lockDir, { recursive: true, mode: 0o700 });
+async function withFileLock<T>(preferred: string, file: string, fn: () => Promise<T>): Promise<T> {
+  // A lock folder that cannot be made (a read-only runtime folder): the per-user temp one.
+  const lockDir = await mkdir(preferred, { recursive: true, mode: 0o700 }).then(
+    () => preferred,
+    async () => {
+      const fallback = defaultLockDir();
+      await mkdir(fallback, { recursive: true, mode: 0o700 });
+      return fallback;
+    },
+  );
   const lock = join(
     lockDir,
     `${createHash("sha256").update(file).digest("hex").slice(0, 40)}.lock`,
@@ -361,6 +373,11 @@ async function withFileLock<T>(lockDir: string, file: string, fn: () => Promise<
   } finally {
     await unlink(lock).catch(() => {});
   }
+}
+
+/** The lock folder when none is configured: `lore-<uid>/locks` in the OS temp folder. */
+function defaultLockDir(): string {
+  return join(tmpdir(), `lore-${process.getuid?.() ?? "user"}`, "locks");
 }
 
 /** Whether a lock file was left by a writer that is gone (its pid is dead, or it is old). */
