@@ -79,8 +79,7 @@ export interface LoreSettings {
   projectDir?: string;
   /**
    * The folder of the write locks of `knowledge_write_file` (outside every root):
-   * `$XDG_RUNTIME_DIR/lore/locks`, else `$XDG_STATE_HOME/lore/locks` (default
-   * `~/.local/state/lore/locks`).
+   * `$XDG_STATE_HOME/lore/locks` (default `~/.local/state/lore/locks`).
    */
   lockDir?: string;
 }
@@ -234,8 +233,8 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoreSettings {
 }
 
 function lockHome(env: LoreEnv): string {
-  const runtime = env.XDG_RUNTIME_DIR;
-  if (runtime && isAbsolute(runtime)) return join(runtime, "lore", "locks");
+  // The same folder for every process of the user (an editor's `lore mcp` may lack
+  // XDG_RUNTIME_DIR where a terminal has it): locks must meet to exclude each other.
   const state = env.XDG_STATE_HOME;
   const base = state && isAbsolute(state) ? state : join(home(env), ".local", "state");
   return join(base, "lore", "locks");

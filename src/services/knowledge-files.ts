@@ -55,8 +55,8 @@ export interface RootsContext {
   allowUnconfiguredPath?: boolean;
   /**
    * The folder of the write locks, outside every root so that no user file can collide
-   * with a lock (`main/` passes `$XDG_RUNTIME_DIR/lore/locks`, else
-   * `$XDG_STATE_HOME/lore/locks`). Default: `lore-<uid>/locks` in the OS temp folder.
+   * with a lock (`main/` passes `$XDG_STATE_HOME/lore/locks`). Default: `lore-<uid>/locks`
+   * in the OS temp folder.
    */
   lockDir?: string;
 }

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isolatedEnv, LORE_BIN } from "./run-lore.js";
+import { isolatedEnv, LORE_BIN, runLore } from "./run-lore.js";
 
 let sandbox: ReturnType<typeof isolatedEnv>;
 let client: Client;
@@ -142,5 +142,31 @@ describe("write locks", () => {
     expect(results.filter((r) => r.isError).map(textOf)).toEqual([]);
     const text = readFileSync(join(knowledge, "log.md"), "utf8");
     expect(text.split("\n").filter(Boolean).sort()).toEqual(lines.map((l) => l.trim()).sort());
+  });
+});
+
+describe("writers in different processes", () => {
+  it("parallel `lore write --mode append` processes and the MCP server lose no line", async () => {
+    const env = { ...sandbox.env, XDG_STATE_HOME: join(sandbox.dir, "state") };
+    const config = join(sandbox.dir, "lore.toml");
+    const cli = Array.from({ length: 6 }, (_, i) =>
+      runLore(
+        ["write", "shared.md", "--mode", "append", "--text", `cli ${i}\n`, "--config", config],
+        {
+          cwd: sandbox.dir,
+          env,
+        },
+      ),
+    );
+    const mcp = Array.from({ length: 6 }, (_, i) => write("shared.md", `mcp ${i}\n`, "append"));
+    const [runs] = await Promise.all([Promise.all(cli), Promise.all(mcp)]);
+    expect(runs.map((r) => [r.code, r.stderr])).toEqual(runs.map(() => [0, ""]));
+    const lines = readFileSync(join(knowledge, "shared.md"), "utf8").split("\n").filter(Boolean);
+    expect(lines.sort()).toEqual(
+      [
+        ...Array.from({ length: 6 }, (_, i) => `cli ${i}`),
+        ...Array.from({ length: 6 }, (_, i) => `mcp ${i}`),
+      ].sort(),
+    );
   });
 });
