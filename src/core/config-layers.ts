@@ -62,42 +62,42 @@ export interface MergedConfig {
 /**
  * Keys a project's `lore.toml` may set without being trusted: they change what Lore shows,
  * never where a token goes, what address is opened or which data files are read or written.
- * `index.repos` counts only while every path stays inside the project's folder.
+ * `index.repos` counts only while every path stays inside the project's folder;
+ * `mcp.tool_names` (how the tools are named) only changes what an agent sees.
  */
-export const PROJECT_SCOPED_KEYS: readonly string[] = ["lang", "index.repos"];
+export const PROJECT_SCOPED_KEYS: readonly string[] = ["lang", "index.repos", "mcp.tool_names"];
 
 type Leaf = { key: string; value: unknown };
 
 /**
- * Splits a config value into its leaves: one per scalar key, `index.repos` whole, one per
- * named root (`knowledge.roots.<id>`) and per read-only root (`knowledge.read_only.<id>`,
- * ids compared without case), so that a later layer overrides key by key.
+ * Splits a config value into its leaves, in file order: one per top-level scalar, one per
+ * key of a table (`forge.url`, `index.repos` whole), one per named root
+ * (`knowledge.roots.<id>`) and per read-only root (`knowledge.read_only.<id>`, ids compared
+ * without case), so that a later layer overrides key by key. Tables this module does not
+ * name are split the same way, so a key added to `core/config.ts` is layered too (and,
+ * not being project-scoped, needs a trusted folder in a project file).
  */
 export function configLeaves(value: ConfigFile): Leaf[] {
   const leaves: Leaf[] = [];
-  const put = (key: string, leaf: unknown) => {
-    if (leaf !== undefined) leaves.push({ key, value: leaf });
-  };
-  put("user", value.user);
-  put("lang", value.lang);
-  put("machine", value.machine);
-  put("index.database", value.index?.database);
-  put("index.repos", value.index?.repos);
-  put("server.host", value.server?.host);
-  put("server.port", value.server?.port);
-  put("knowledge.primary", value.knowledge?.primary);
-  for (const [id, path] of Object.entries(value.knowledge?.roots ?? {})) {
-    put(`knowledge.roots.${id}`, path);
+  for (const [name, item] of Object.entries(value)) {
+    if (item === undefined) continue;
+    if (name === "knowledge") {
+      const knowledge = item as KnowledgeConfig;
+      if (knowledge.primary !== undefined) {
+        leaves.push({ key: "knowledge.primary", value: knowledge.primary });
+      }
+      for (const [id, path] of Object.entries(knowledge.roots ?? {})) {
+        leaves.push({ key: `knowledge.roots.${id}`, value: path });
+      }
+      for (const root of knowledge.read_only ?? []) {
+        leaves.push({ key: `knowledge.read_only.${root.id}`, value: root });
+      }
+    } else if (item !== null && typeof item === "object" && !Array.isArray(item)) {
+      for (const [key, leaf] of Object.entries(item as Record<string, unknown>)) {
+        if (leaf !== undefined) leaves.push({ key: `${name}.${key}`, value: leaf });
+      }
+    } else leaves.push({ key: name, value: item });
   }
-  for (const root of value.knowledge?.read_only ?? []) {
-    put(`knowledge.read_only.${root.id}`, root);
-  }
-  put("forge.kind", value.forge?.kind);
-  put("forge.root", value.forge?.root);
-  put("forge.url", value.forge?.url);
-  put("forge.user", value.forge?.user);
-  put("wiki.shared", value.wiki?.shared);
-  put("projects.cache", value.projects?.cache);
   return leaves;
 }
 
