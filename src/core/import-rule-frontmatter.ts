@@ -17,8 +17,8 @@ export type SourceFrontmatterKind =
   /** The block is not valid YAML (e.g. `globs: **\/*.ts`); top-level `key: value` lines were read. */
   | "lines"
   /**
-   * The block's YAML aliases expand past the bounds of the entry parser
-   * (`frontmatter_too_large`, `yaml_alias_limit`): nothing was read; the file is skipped.
+   * The block's YAML aliases expand past the size bound of the entry parser
+   * (`frontmatter_too_large`): nothing was read; the file is skipped.
    */
   | "refused";
 
@@ -81,10 +81,10 @@ export function readSourceFrontmatter(text: string): SourceFrontmatter {
 function tryYaml(source: string): Map<string, unknown> | Diagnostic | undefined {
   const loaded = loadBoundedYaml(source);
   if ("refused" in loaded) {
-    const code = loaded.refused.code;
-    return code === "frontmatter_too_large" || code === "yaml_alias_limit"
-      ? loaded.refused
-      : undefined;
+    // Too many `*` tokens (globs such as `*.ts` count too), a cycle, too many nodes: the
+    // lines are read instead, which costs no more than the text. Only a value that did
+    // expand past the bound is refused: its file is skipped.
+    return loaded.refused.code === "frontmatter_too_large" ? loaded.refused : undefined;
   }
   const value = loaded.value;
   if (value === null || value === undefined) return new Map();

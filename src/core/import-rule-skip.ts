@@ -6,7 +6,7 @@ import { fillTemplate, type LocalizedText } from "./localized-text.js";
 
 /**
  * Why a file was not imported. `binary`, `not_utf8`, `empty`, `too_large`,
- * `frontmatter_too_large`, `yaml_alias_limit`, `rejected` come from `importRule`; `not_knowledge`, `symlink`, `link_stub`, `unreadable` from
+ * `frontmatter_too_large`, `rejected` come from `importRule`; `not_knowledge`, `symlink`, `link_stub`, `unreadable` from
  * the folder walk (`importFolder`).
  */
 export const IMPORT_SKIP_MESSAGES = {
@@ -29,10 +29,6 @@ export const IMPORT_SKIP_MESSAGES = {
   frontmatter_too_large: {
     en: "the frontmatter expands to more than {limit} bytes once its YAML aliases are followed; not imported",
     ru: "заголовок разворачивается больше чем в {limit} байт, если раскрыть ссылки YAML; не импортирован",
-  },
-  yaml_alias_limit: {
-    en: "the frontmatter's YAML aliases are refused ({reason}); not imported",
-    ru: "ссылки YAML в заголовке отклонены ({reason_ru}); не импортирован",
   },
   rejected: {
     en: "the imported entry did not pass the strict parse: {reason}",

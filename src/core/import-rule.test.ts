@@ -320,3 +320,27 @@ describe("splitBody", () => {
     for (const part of parts) expect(utf8ByteLength(part)).toBeLessThanOrEqual(50);
   });
 });
+
+describe("frontmatter aliases in foreign files", () => {
+  const mint = () => "0190f5a4-3b2c-7d10-8a11-2b3c4d5e6f99";
+  it("a rule whose aliases expand past 64 KB is skipped frontmatter_too_large", () => {
+    const yaml = `description: &s "${"y".repeat(40_000)}"\nglobs: [*s, *s]\n`;
+    const outcome = importRule(
+      { path: "bomb.mdc", bytes: `---\n${yaml}---\n\n# Rule\n\nText.\n` },
+      mint,
+    );
+    expect(outcome.entries).toEqual([]);
+    expect(outcome.skip?.code).toBe("frontmatter_too_large");
+    expect(outcome.skip?.message.en).toBe(
+      "the frontmatter expands to more than 65536 bytes once its YAML aliases are followed; not imported",
+    );
+  });
+
+  it("a rule with more than 256 glob stars is still imported (read line by line)", () => {
+    const globs = Array.from({ length: 300 }, (_, i) => `*.x${i}`).join(", ");
+    const text = `---\ndescription: Many globs\nglobs: ${globs}\n---\n\n# Rule\n\nUse the globs.\n`;
+    const outcome = importRule({ path: "globs.mdc", bytes: text }, mint);
+    expect(outcome.skip).toBeUndefined();
+    expect(outcome.entries.length).toBe(1);
+  });
+});

@@ -111,8 +111,7 @@ const GENERIC_NAMES = new Set([
  *   Source section and used for the path name) and the file's `bytes` (or its decoded text).
  * @param mintId - returns a fresh UUIDv7 per call; called once per entry made.
  * @returns the entries, or `skip` with one of `binary`, `not_utf8`, `empty`, `too_large`,
- *   `frontmatter_too_large`, `yaml_alias_limit` (the bounded YAML reader refused the
- *   frontmatter), `rejected`.
+ *   `frontmatter_too_large` (the frontmatter's aliases expand past 64 KB), `rejected`.
  */
 export function importRule(
   source: { path: string; bytes: Uint8Array | string },
@@ -122,8 +121,7 @@ export function importRule(
   if (typeof decoded !== "string") return { entries: [], skip: decoded };
   const { fields, body: rawBody, refused } = readSourceFrontmatter(decoded);
   if (refused !== undefined) {
-    const code = refused.code === "frontmatter_too_large" ? refused.code : "yaml_alias_limit";
-    return { entries: [], skip: makeImportSkip(code, refused.params) };
+    return { entries: [], skip: makeImportSkip("frontmatter_too_large", refused.params) };
   }
 
   const name = fieldText(fields.get("name"));

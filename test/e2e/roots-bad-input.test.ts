@@ -4,12 +4,14 @@
  * swapped for a symbolic link mid-write, a linked `knowledge/` read by the indexer, a huge
  * registry, C1 control characters in TOML paths, and CLI inputs that crashed as `internal`.
  */
+import { createHash } from "node:crypto";
 import {
   existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   rmSync,
   symlinkSync,
   writeFileSync,
@@ -56,7 +58,7 @@ beforeEach(() => {
     { id: "primary", kind: "primary", path: join(tmp, "notes"), writable: true },
     { id: "group", kind: "read_only", path: join(tmp, "group"), writable: false },
   ];
-  ctx = { roots };
+  ctx = { roots, lockDir: join(tmp, "locks") };
 });
 afterEach(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -100,12 +102,22 @@ describe("concurrent writes", () => {
   });
 
   it("a lock left by a killed writer (dead pid) is taken over at once", async () => {
-    put("notes/knowledge/.log.md.lore-lock", "999999999");
+    // Locks live in ctx.lockDir, named by a hash of the file's real path.
+    const real = join(realpathSync(join(tmp, "notes/knowledge")), "log.md");
+    const name = `${createHash("sha256").update(real).digest("hex").slice(0, 40)}.lock`;
+    mkdirSync(join(tmp, "locks"), { recursive: true });
+    writeFileSync(join(tmp, "locks", name), "999999999");
     const started = Date.now();
     await writeKnowledgeFile(ctx, { file_path: "log.md", content: "x\n", mode: "append" });
     expect(Date.now() - started).toBeLessThan(2000);
     expect(readFileSync(join(tmp, "notes/knowledge/log.md"), "utf8")).toBe("x\n");
-    expect(existsSync(join(tmp, "notes/knowledge/.log.md.lore-lock"))).toBe(false);
+    expect(existsSync(join(tmp, "locks", name))).toBe(false);
+  });
+
+  it("a user file named .<name>.lore-lock neither blocks the write nor is deleted", async () => {
+    put("notes/knowledge/.log.md.lore-lock", "999999999");
+    await writeKnowledgeFile(ctx, { file_path: "log.md", content: "y\n", mode: "append" });
+    expect(readFileSync(join(tmp, "notes/knowledge/.log.md.lore-lock"), "utf8")).toBe("999999999");
   });
 });
 
