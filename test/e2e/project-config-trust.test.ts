@@ -7,7 +7,7 @@
  * `lore untrust` change that.
  */
 import { spawn } from "node:child_process";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -151,6 +151,19 @@ describe("a cloned repository's lore.toml", () => {
     const after = await runLore(["trust", "--list"], { cwd: sandbox.dir, env: sandbox.env });
     expect(after.stdout).toBe("");
   });
+
+  it.skipIf(!existsSync("/proc/self/mem"))(
+    "an unreadable user file: lore doctor says so (exit 2), never 'no problem found'",
+    async () => {
+      const env = { ...sandbox.env, LORE_CONFIG: "/proc/self/mem" };
+      const run = await runLore(["doctor"], { cwd: clone, env });
+      expect(run.code).toBe(2);
+      expect(run.stdout).toContain(
+        "error: configuration error: /proc/self/mem cannot be read (EIO) [config_invalid]",
+      );
+      expect(run.stdout).not.toContain("no problem found");
+    },
+  );
 
   it("concurrent lore trust of many folders loses none", async () => {
     const folders = Array.from({ length: 6 }, (_, i) => join(sandbox.dir, `many-${i}`));

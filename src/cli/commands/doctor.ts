@@ -74,12 +74,17 @@ export const doctorCommand: Command = {
       if (!isLoreError(error) || error.code !== "config_invalid") throw error;
       const file = String(error.data.file ?? "lore.toml");
       configPath = file;
-      for (const problem of (error.data.problems ?? []) as ConfigProblem[]) {
+      const problems = (error.data.problems ?? []) as ConfigProblem[];
+      for (const problem of problems) {
         findings.push({
           level: "error",
           code: "config_invalid",
           message: formatConfigProblem(problem, ctx.lang, file),
         });
+      }
+      // A file that cannot be read, or roots that clash across files: no line to point at.
+      if (problems.length === 0) {
+        findings.push({ level: "error", code: "config_invalid", message: error.text[ctx.lang] });
       }
     }
     if (flag(args, "json")) printJson(ctx.out, { config: configPath, ...sources, findings });
