@@ -180,6 +180,9 @@ describe("a trusted folder", () => {
       "trust_file_ignored",
       "project_config_untrusted",
     ]);
+    expect(() => setFolderTrust(env(), join(root, "home"), true)).toThrow(
+      expect.objectContaining({ code: "config_invalid" }),
+    );
   });
 
   it("a damaged trust file trusts nothing, and lore trust does not overwrite it", () => {

@@ -117,8 +117,9 @@ export function realFolder(dir: string, cwd: string): string {
  * @param folder - the real path (see {@link realFolder}).
  * @param trusted - true to trust, false to stop trusting.
  * @returns whether the file changed (false: it was already so).
- * @throws LoreError `config_invalid` when the existing file cannot be read (it is not
- *   overwritten; the message names it), `internal` when it cannot be written.
+ * @throws LoreError `config_invalid` when the existing file cannot be read or others can
+ *   write it (it is not overwritten; the message names it), `internal` when it cannot be
+ *   written.
  */
 export function setFolderTrust(env: TrustEnv, folder: string, trusted: boolean): boolean {
   const path = trustFilePath(env);
@@ -129,6 +130,13 @@ export function setFolderTrust(env: TrustEnv, folder: string, trusted: boolean):
       throw new LoreError("config_invalid", {
         reason: `${current.problem.detail}; fix or delete it, then run lore trust again`,
         reason_ru: `${current.problem.detail}; исправьте или удалите его и снова выполните lore trust`,
+      });
+    }
+    // Others could write it: its folders are not honoured, and not carried over silently.
+    if (current.problem?.reason === "insecure") {
+      throw new LoreError("config_invalid", {
+        reason: `the trust file ${current.problem.detail} can be written by group or others; check its folders, chmod 600 it, then run lore trust again`,
+        reason_ru: `файл доверия ${current.problem.detail} доступен на запись группе или всем; проверьте его папки, выполните chmod 600 и снова lore trust`,
       });
     }
     if (current.folders.includes(folder) === trusted) return false;
