@@ -129,6 +129,11 @@ describe("a cloned repository's lore.toml", () => {
       from: join(clone, "lore.toml"),
     });
     expect(report.keys.find((k) => k.key === "index.database")?.from).toBe("env LORE_DB");
+    expect(report.keys.find((k) => k.key === "server.host")).toEqual({
+      key: "server.host",
+      value: "127.0.0.1",
+      from: "default",
+    });
     expect(report.findings.map((f) => f.code)).toContain("project_config_untrusted");
     const text = await runLore(["doctor"], { cwd: clone, env: sandbox.env });
     expect(text.stdout).toContain(`key: forge.url = "${gitea.url}" (from ${userFile})`);

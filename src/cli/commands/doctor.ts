@@ -107,7 +107,7 @@ export const doctorCommand: Command = {
 /** The files read and, per key, where its value came from (`lore doctor`). */
 interface ConfigSources {
   files: { kind: string; file: string; trusted: boolean }[];
-  /** `from`: a file path, or `env LORE_DB`; `ignored`: a key of an untrusted project file. */
+  /** `from`: a file path, `env LORE_DB` or `default`; `ignored`: a key of an untrusted project file. */
   keys: { key: string; value: unknown; from: string; ignored?: true }[];
 }
 
@@ -117,6 +117,18 @@ function configSources(settings: LoreSettings): ConfigSources {
     value: o.value,
     from: o.file,
   }));
+  // The keys that say where data goes and what is opened, shown even when no file sets them.
+  const defaults: [string, unknown][] = [
+    ["index.database", settings.database],
+    ["server.host", settings.server.host],
+    ["server.port", settings.server.port],
+    ["projects.cache", settings.cacheFile],
+  ];
+  for (const [key, value] of defaults) {
+    if (value !== undefined && !keys.some((k) => k.key === key)) {
+      keys.push({ key, value, from: "default" });
+    }
+  }
   for (const i of settings.ignored ?? []) {
     keys.push({ key: i.key, value: null, from: i.file, ignored: true });
   }
