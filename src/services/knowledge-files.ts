@@ -188,14 +188,14 @@ export async function readKnowledgeFile(
  * rename; `create` links the temp file so an existing file is never replaced). A root
  * other than primary is refused before anything touches the disk.
  *
- * @param ctx - the roots.
- * @param input - see {@link WriteFileInput}.
  * `replace` and `append` keep the file's permission bits (a 0600 file stays 0600); `append`
  * adds the content's UTF-8 bytes after the file's bytes as they are (bytes that are not
  * UTF-8 stay as they were) and is refused when the file would pass {@link MAX_FILE_BYTES},
  * the limit `read_file` reads. Concurrent writers of one file are serialised by a lock in
  * `ctx.lockDir`, so no append is lost.
  *
+ * @param ctx - the roots.
+ * @param input - see {@link WriteFileInput}.
  * @throws LoreError `read_only_root` (naming the root; nothing written), `root_args_conflict`,
  *   `unknown_root`, `no_primary_root`, `path_outside_root`, `root_missing`, `file_exists`
  *   (mode `create`), `invalid_input` (content over {@link MAX_FILE_BYTES}, an append that
