@@ -19,8 +19,8 @@
  * 3. Stems of 6 letters or more lose a final `-ов` (`тестиров` / `тестиру-ю`); stems of
  *    5 or more lose a fleeting `о`/`е` before a final `к` or `ц` (`веток` / `ветка`,
  *    `конец` / `конца`).
- * 4. The consonant alternations of verb stems are folded at the end: a labial followed
- *    by `л` loses the `л` (`любл` → `люб`); then `ш` → `с` (пишу / писать), `ж`, `д`,
+ * 4. The consonant alternations of verb stems are folded at the end: in a token ending in
+ *    `-[бпвмф]лю` (a first person) the `л` is dropped (`люблю` → `люб`); then `ш` → `с` (пишу / писать), `ж`, `д`,
  *    `г` → `з` (хожу / ходить), `ч` → `т` (откачу / откатить), `щ` → `ст` (чищу /
  *    чистить).
  *
@@ -73,7 +73,7 @@ export function stemToken(token: string): string {
 function computeStem(token: string): string {
   if (!HAS_LETTER.test(token)) return token;
   let stem = token;
-  if (CYRILLIC_WORD.test(token)) stem = russianKey(russian.stem(token) || token);
+  if (CYRILLIC_WORD.test(token)) stem = russianKey(russian.stem(token) || token, token);
   else if (LATIN_WORD.test(token)) stem = english.stem(token);
   return stem.length > 0 ? stem : token;
 }
@@ -100,6 +100,9 @@ const FLEETING = /([^аеиоуыэюя])[ое]([кц])$/u;
 /** A labial followed by the `л` of a verb's first person (`любл-ю`, step 4). */
 const LABIAL_L = /([бпвмф])л$/u;
 
+/** A token that may be such a first person: `…[бпвмф]лю`. */
+const FIRST_PERSON_L = /[бпвмф]лю$/u;
+
 /** Alternating consonants at the end of a Russian stem → one spelling (step 4). */
 const ALTERNATION: Readonly<Record<string, string>> = {
   ш: "с",
@@ -114,16 +117,17 @@ const ALTERNATION: Readonly<Record<string, string>> = {
  * The Russian key of a Snowball stem (the rule in the module header).
  *
  * @param stem - the Russian Snowball stem of a Cyrillic token (non-empty).
+ * @param token - the token itself.
  * @returns the key (non-empty).
  */
-function russianKey(stem: string): string {
+function russianKey(stem: string, token: string): string {
   let key = stem;
   if (key.length >= 5) key = key.replace(LEFT_VERB_ENDING, "").replace(NOMINATIVE_CUT, "");
   key = key.replace(TRAILING_SOFT, "");
   if (key.length === 0) return stem;
   if (key.length >= 6) key = key.replace(OVA, "");
   if (key.length >= 5) key = key.replace(FLEETING, "$1$2");
-  if (key.length > 2) key = key.replace(LABIAL_L, "$1");
+  if (key.length > 2 && FIRST_PERSON_L.test(token)) key = key.replace(LABIAL_L, "$1");
   const folded = key.length < 2 ? undefined : ALTERNATION[key.at(-1) as string];
   return folded === undefined ? key : key.slice(0, -1) + folded;
 }

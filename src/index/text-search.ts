@@ -201,8 +201,9 @@ export class TextSearch {
    * The text side of a recall, by the floor and budget of recall (recall "stop words and a
    * floor"):
    *
-   * 1. **Floor.** A word found in over half of the entries (bm25 gives it no weight) does
-   *    not count when the query has rarer words, and never when the query is stop words
+   * 1. **Floor.** A word found in over half of the entries (bm25 gives it no weight) finds
+   *    no hit by itself when the query has rarer words (a hit found by a rarer word that
+   *    holds it too still counts it as matched), and never when the query is stop words
    *    only (`stopWordsOnly`): an answer of 0 hits beats noise. Only a query whose every
    *    word is that common and not a stop word (`git` in a repository about git) is
    *    searched by those words. Judged exactly for a word matching at most `budget`
@@ -234,6 +235,9 @@ export class TextSearch {
     const common = found.map((word) => this.#isCommon(word, budget));
     const keepCommon = !options.stopWordsOnly && common.every(Boolean);
     const words = found.filter((_, i) => keepCommon || !common[i]);
+    // A common word finds no hit by itself, but a hit found by a rarer word that holds it
+    // too matches it: it counts towards the words matched (not for stop words).
+    const alsoHeld = options.stopWordsOnly ? [] : found.filter((_, i) => !keepCommon && common[i]);
     const none: TextMatches = {
       rows: [],
       complete: true,
@@ -267,7 +271,7 @@ export class TextSearch {
           }
         }
       }
-      this.#markAmong(rows, words.slice(active.length));
+      this.#markAmong(rows, [...words.slice(active.length), ...alsoHeld]);
       const list = [...rows.values()];
       return { rows: list, complete: true, total: list.length, totalExact: true, mode: "ranked" };
     }
@@ -281,7 +285,7 @@ export class TextSearch {
     const rows = new Map<number, TextMatch>(
       page.rows.map(({ fileId }) => [fileId, { fileId, mask: 0, relevance: 0 }]),
     );
-    this.#markAmong(rows, words);
+    this.#markAmong(rows, [...words, ...alsoHeld]);
     return {
       rows: [...rows.values()],
       complete: false,
