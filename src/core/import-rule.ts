@@ -19,7 +19,11 @@
  * 5. **Words** (`on_query`): distinct significant terms of, in this order, frontmatter
  *    `title`, `name`, the first H1, the path name, the description, then the H1–H3
  *    headings; lower case, `ё` → `е`, English and Russian stopwords and generic rule words
- *    dropped, one word per Snowball stem, at most 12 (`collectWords`). No word → no contract.
+ *    dropped, one word per Snowball stem, at most 12 (`collectWords`). Generic headings
+ *    (`Overview`, `Notes`, `Summary`, `Примечания`, `Ссылки` …, `isGenericHeading`) give no
+ *    words, nor do the template headings and common words of the run (`importVocabulary`:
+ *    a heading found in ≥ 1% of the imported files and at least 5 of them; a word found in
+ *    over 10% of them, when at least 20 are imported). No word → no contract.
  * 6. **Summary**: the description; else `title — first prose paragraph` (frontmatter
  *    title or name or H1; no prefix when the paragraph starts with it; either alone when
  *    the other is missing); folded to one line, cut to 512 bytes at a word. Left out when
@@ -47,7 +51,14 @@ import { formatEntry } from "./format-entry.js";
 import { readSourceFrontmatter } from "./import-rule-frontmatter.js";
 import { type ImportSkip, makeImportSkip } from "./import-rule-skip.js";
 import { capBytes, firstProseParagraph, listHeadings, splitBody } from "./import-rule-split.js";
-import { collectWords } from "./import-rule-words.js";
+import {
+  collectWords,
+  type FileVocabulary,
+  fileVocabulary,
+  headingKey,
+  type ImportVocabulary,
+  isGenericHeading,
+} from "./import-rule-words.js";
 import { parseEntry } from "./parse-entry.js";
 import { resolveSummary } from "./summary.js";
 import { invalidUtf8Offset, utf8ByteLength } from "./utf8.js";
@@ -110,12 +121,15 @@ const GENERIC_NAMES = new Set([
  * @param source - `path` (relative to the imported folder, `/`-separated; recorded in the
  *   Source section and used for the path name) and the file's `bytes` (or its decoded text).
  * @param mintId - returns a fresh UUIDv7 per call; called once per entry made.
+ * @param vocabulary - the import run's template headings and common words (step 5);
+ *   default: none.
  * @returns the entries, or `skip` with one of `binary`, `not_utf8`, `empty`, `too_large`,
  *   `rejected`.
  */
 export function importRule(
   source: { path: string; bytes: Uint8Array | string },
   mintId: () => string,
+  vocabulary: ImportVocabulary = NO_VOCABULARY,
 ): ImportOutcome {
   const decoded = decode(source.bytes);
   if (typeof decoded !== "string") return { entries: [], skip: decoded };
@@ -141,7 +155,11 @@ export function importRule(
   const whole = buildEntry({
     id: mintId(),
     body,
-    words: collectWords([...identity, description, ...headingTexts(body)]),
+    words: collectWords(
+      [...identity, description, ...headingTexts(body, vocabulary)],
+      undefined,
+      vocabulary.commonStems,
+    ),
     summary,
     sourceLines,
     links: [],
@@ -169,7 +187,11 @@ export function importRule(
     return buildEntry({
       id: ids[i] as string,
       body: chunk,
-      words: collectWords([...identity, first ? description : "", ...headingTexts(chunk)]),
+      words: collectWords(
+        [...identity, first ? description : "", ...headingTexts(chunk, vocabulary)],
+        undefined,
+        vocabulary.commonStems,
+      ),
       summary: lead ? `${label}: ${lead}` : label,
       sourceLines: [`- part: ${i + 1} of ${n}`, ...sourceLines],
       links: [ids[i - 1], ids[i + 1]].filter((id): id is string => id !== undefined),
@@ -242,10 +264,34 @@ function pathNameOf(path: string): string {
   return segments.at(-2) ?? stem;
 }
 
-function headingTexts(body: string): string[] {
+/** An import run that knows nothing of its other files. */
+const NO_VOCABULARY: ImportVocabulary = { templateHeadings: new Set(), commonStems: new Set() };
+
+/** The H1–H3 headings that may give words: not generic, not template headings of the run. */
+function headingTexts(body: string, vocabulary: ImportVocabulary): string[] {
   return listHeadings(body)
     .filter((heading) => heading.level <= 3)
-    .map((heading) => heading.text);
+    .map((heading) => heading.text)
+    .filter(
+      (text) => !isGenericHeading(text) && !vocabulary.templateHeadings.has(headingKey(text)),
+    );
+}
+
+/**
+ * What a source file contributes to its import run's vocabulary (`importVocabulary`): its
+ * heading keys and the stems of its significant words. Never throws; a binary or non-UTF-8
+ * file gives nothing.
+ *
+ * @param bytes - the file's bytes (or its text).
+ */
+export function sourceVocabulary(bytes: Uint8Array | string): FileVocabulary {
+  const decoded = decode(bytes);
+  if (typeof decoded !== "string") return { headings: [], stems: [] };
+  const { body } = readSourceFrontmatter(decoded);
+  return fileVocabulary(
+    listHeadings(body).map((heading) => heading.text),
+    decoded,
+  );
 }
 
 function titledParagraph(title: string, paragraph: string): string {

@@ -16,7 +16,8 @@
  *    endings (`журнал` → `журна`, `токен` → `ток`) but leaves in `журналу`, `токенам`.
  * 2. Trailing vowels, `й` and `ь` are cut, leaving at least one letter: `депло` → `депл`,
  *    `писа` → `пис`.
- * 3. Stems of 6 letters or more lose a final `-ов` (`тестиров` / `тестиру-ю`); stems of
+ * 3. Stems of 7 letters or more lose a final `-ован` (`кэширование` → `кэшир`, as
+ *    `кэшировать`), stems of 6 or more a final `-ов` (`тестиров` / `тестиру-ю`); stems of
  *    5 or more lose a fleeting `о`/`е` before a final `к` or `ц` (`веток` / `ветка`,
  *    `конец` / `конца`).
  * 4. The consonant alternations of verb stems are folded at the end: in a token ending in
@@ -94,6 +95,9 @@ const TRAILING_SOFT = /[аеиоуыэюяйь]+$/u;
 /** The `-ов-` of an `-овать` verb, whose present tense has `-у-` (step 3). */
 const OVA = /ов$/u;
 
+/** The `-ован-` of a noun made from an `-овать` verb (`кэширован-ие`, step 3). */
+const OVAN = /ован$/u;
+
 /** A fleeting vowel before a final `к` or `ц` (`веток` / `ветка`, `конец` / `конца`, step 3). */
 const FLEETING = /([^аеиоуыэюя])[ое]([кц])$/u;
 
@@ -125,6 +129,7 @@ function russianKey(stem: string, token: string): string {
   if (key.length >= 5) key = key.replace(LEFT_VERB_ENDING, "").replace(NOMINATIVE_CUT, "");
   key = key.replace(TRAILING_SOFT, "");
   if (key.length === 0) return stem;
+  if (key.length >= 7) key = key.replace(OVAN, "");
   if (key.length >= 6) key = key.replace(OVA, "");
   if (key.length >= 5) key = key.replace(FLEETING, "$1$2");
   if (key.length > 2 && FIRST_PERSON_L.test(token)) key = key.replace(LABIAL_L, "$1");

@@ -219,12 +219,19 @@ export class TextSearch {
    * Cost: bounded by `budget` rows plus `need`, whatever the size of the index.
    *
    * @param terms - the query's terms (at most 32).
-   * @param options - `budget`, `totalCap`, `need` (rows a page needs in broad mode), and
-   *   `stopWordsOnly` (the terms are stop words: common ones never count).
+   * @param options - `budget`, `totalCap`, `need` (rows a page needs in broad mode),
+   *   `stopWordsOnly` (the terms are stop words: common ones never count), `termMasks` (the
+   *   bits each term sets in a row's mask; default bit *i* for term *i*).
    */
   matches(
     terms: readonly QueryTerm[],
-    options: { budget: number; totalCap: number; need: number; stopWordsOnly?: boolean },
+    options: {
+      budget: number;
+      totalCap: number;
+      need: number;
+      stopWordsOnly?: boolean;
+      termMasks?: readonly number[];
+    },
   ): TextMatches {
     const { budget } = options;
     const found: Word[] = [];
@@ -254,7 +261,8 @@ export class TextSearch {
       active.push(word);
       sum += word.count;
     }
-    const bit = (word: Word) => 1 << word.term;
+    const masks = options.termMasks ?? [];
+    const bit = (word: Word) => masks[word.term] ?? 1 << word.term;
     if (active.length > 0) {
       const expr = active.map((word) => word.fts).join(" OR ");
       const ranked = this.#sql.ranked[0].all({ expr, limit: budget + 1 }) as [number, number][];
@@ -271,7 +279,7 @@ export class TextSearch {
           }
         }
       }
-      this.#markAmong(rows, [...words.slice(active.length), ...alsoHeld]);
+      this.#markAmong(rows, [...words.slice(active.length), ...alsoHeld], bit);
       const list = [...rows.values()];
       return { rows: list, complete: true, total: list.length, totalExact: true, mode: "ranked" };
     }
@@ -285,7 +293,7 @@ export class TextSearch {
     const rows = new Map<number, TextMatch>(
       page.rows.map(({ fileId }) => [fileId, { fileId, mask: 0, relevance: 0 }]),
     );
-    this.#markAmong(rows, [...words, ...alsoHeld]);
+    this.#markAmong(rows, [...words, ...alsoHeld], bit);
     return {
       rows: [...rows.values()],
       complete: false,
@@ -296,13 +304,17 @@ export class TextSearch {
   }
 
   /** Sets each word's bit on the rows whose text holds it (a lookup among those rows only). */
-  #markAmong(rows: Map<number, TextMatch>, words: readonly Word[]): void {
+  #markAmong(
+    rows: Map<number, TextMatch>,
+    words: readonly Word[],
+    bit: (word: Word) => number,
+  ): void {
     if (rows.size === 0 || words.length === 0) return;
     const ids = JSON.stringify([...rows.keys()]);
     for (const word of words) {
       for (const fileId of this.#sql.matching.all(word.fts, ids) as number[]) {
         const row = rows.get(fileId);
-        if (row !== undefined) row.mask |= 1 << word.term;
+        if (row !== undefined) row.mask |= bit(word);
       }
     }
   }

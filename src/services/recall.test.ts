@@ -163,7 +163,7 @@ describe("recall by contract", () => {
         { kind: "on_query", word: "pre-receive hook" },
         { kind: "text" },
       ],
-      score: 2.5,
+      score: 3.6667,
     });
     const one = recall(index, { query: "hook pre-receive", user: "u" });
     expect(one.hits[0]?.why).toEqual([{ kind: "on_query", word: "hooks" }, { kind: "text" }]);

@@ -226,6 +226,11 @@ describe.skipIf(!CORPUS_PRESENT)("import the corpus, index it, recall from it", 
       const got = answer.hits.map((hit) => sourceOf.get(hit.id) ?? `?${hit.path}`);
       const rank = got.slice(0, c.top).findIndex((path) => c.expect.includes(path));
       rows.push(`${rank >= 0 ? `#${rank + 1}` : "miss"}\t${c.query}`);
+      if (rank !== 0) {
+        answer.hits.slice(0, 3).forEach((hit, i) => {
+          rows.push(`\t\t${i + 1}. ${hit.score} ${got[i]} ${JSON.stringify(hit.why)}`);
+        });
+      }
       if (rank < 0) misses.push({ query: c.query, expect: c.expect, got });
     }
     const hits = CASES.length - misses.length;
