@@ -105,7 +105,7 @@ export function isGenericHeading(text: string): boolean {
 export interface ImportVocabulary {
   /** Heading keys (`headingKey`) shared by many files: template headings. */
   templateHeadings: ReadonlySet<string>;
-  /** Stems found in a large share of the files. */
+  /** Stems that would be contract words of a large share of the files. */
   commonStems: ReadonlySet<string>;
 }
 
@@ -113,8 +113,8 @@ export interface ImportVocabulary {
 export const TEMPLATE_HEADING_SHARE = 0.01;
 /** …when it is found in at least this many files. */
 export const TEMPLATE_HEADING_MIN_FILES = 5;
-/** A word found in more than this share of the imported files is too common… */
-export const COMMON_WORD_SHARE = 0.1;
+/** A word that would be a contract word of more than this share of the imported files is too common… */
+export const COMMON_WORD_SHARE = 0.05;
 /** …judged only when at least this many files are imported. */
 export const COMMON_WORD_MIN_FILES = 20;
 
@@ -125,10 +125,10 @@ export interface FileVocabulary {
 }
 
 /**
- * The distinct heading keys and word stems of one file's text.
+ * The distinct heading keys and word stems of one file.
  *
  * @param headings - its headings' texts.
- * @param text - its whole text.
+ * @param text - the text whose words count (its would-be contract words).
  */
 export function fileVocabulary(headings: readonly string[], text: string): FileVocabulary {
   const stems = new Set<string>();
@@ -141,8 +141,9 @@ export function fileVocabulary(headings: readonly string[], text: string): FileV
 /**
  * Builds the vocabulary of an import run from its files' vocabularies: headings found in
  * at least {@link TEMPLATE_HEADING_SHARE} of the files (and {@link TEMPLATE_HEADING_MIN_FILES}
- * of them) are template headings; stems found in more than {@link COMMON_WORD_SHARE} of the
- * files are common (only when at least {@link COMMON_WORD_MIN_FILES} files are imported).
+ * of them) are template headings; stems that would be contract words of more than
+ * {@link COMMON_WORD_SHARE} of the files are common (only when at least
+ * {@link COMMON_WORD_MIN_FILES} files are imported).
  *
  * @param files - one vocabulary per imported file.
  */

@@ -22,8 +22,8 @@
  *    dropped, one word per Snowball stem, at most 12 (`collectWords`). Generic headings
  *    (`Overview`, `Notes`, `Summary`, `Примечания`, `Ссылки` …, `isGenericHeading`) give no
  *    words, nor do the template headings and common words of the run (`importVocabulary`:
- *    a heading found in ≥ 1% of the imported files and at least 5 of them; a word found in
- *    over 10% of them, when at least 20 are imported). No word → no contract.
+ *    a heading found in ≥ 1% of the imported files and at least 5 of them; a word this step
+ *    would take from over 5% of them, when at least 20 are imported). No word → no contract.
  * 6. **Summary**: the description; else `title — first prose paragraph` (frontmatter
  *    title or name or H1; no prefix when the paragraph starts with it; either alone when
  *    the other is missing); folded to one line, cut to 512 bytes at a word. Left out when
@@ -133,23 +133,13 @@ export function importRule(
 ): ImportOutcome {
   const decoded = decode(source.bytes);
   if (typeof decoded !== "string") return { entries: [], skip: decoded };
-  const { fields, body: rawBody } = readSourceFrontmatter(decoded);
-
-  const name = fieldText(fields.get("name"));
-  const fmTitle = fieldText(fields.get("title"));
-  const description =
-    fieldText(fields.get("description")) ||
-    fieldText(fields.get("desc")) ||
-    fieldText(fields.get("summary"));
-  let body = rawBody.replace(/^(?:[ \t]*\n)+/u, "").trimEnd();
-  if (body.trim() === "") body = description;
+  const { fields, name, fmTitle, description, body, h1, pathName, identity } = readSource(
+    decoded,
+    source.path,
+  );
   if (!/[\p{L}\p{N}]/u.test(body)) return { entries: [], skip: makeImportSkip("empty") };
-
-  const h1 = listHeadings(body).find((heading) => heading.level === 1)?.text ?? "";
-  const pathName = pathNameOf(source.path);
   const title = fmTitle || name || h1 || pathName;
   const sourceLines = sourceSection(source.path, fields);
-  const identity = [fmTitle, name, h1, pathName];
 
   const summary = description || titledParagraph(fmTitle || name || h1, firstProseParagraph(body));
   const whole = buildEntry({
@@ -198,6 +188,43 @@ export function importRule(
     });
   });
   return finish(parts, source.path);
+}
+
+/** A decoded source file's parts (steps 2–4 of the rule). */
+interface SourceParts {
+  fields: Map<string, unknown>;
+  name: string;
+  fmTitle: string;
+  description: string;
+  body: string;
+  h1: string;
+  pathName: string;
+  /** The names, most identifying first: title, name, H1, path name. */
+  identity: string[];
+}
+
+function readSource(decoded: string, path: string): SourceParts {
+  const { fields, body: rawBody } = readSourceFrontmatter(decoded);
+  const name = fieldText(fields.get("name"));
+  const fmTitle = fieldText(fields.get("title"));
+  const description =
+    fieldText(fields.get("description")) ||
+    fieldText(fields.get("desc")) ||
+    fieldText(fields.get("summary"));
+  let body = rawBody.replace(/^(?:[ \t]*\n)+/u, "").trimEnd();
+  if (body.trim() === "") body = description;
+  const h1 = listHeadings(body).find((heading) => heading.level === 1)?.text ?? "";
+  const pathName = pathNameOf(path);
+  return {
+    fields,
+    name,
+    fmTitle,
+    description,
+    body,
+    h1,
+    pathName,
+    identity: [fmTitle, name, h1, pathName],
+  };
 }
 
 /** Extensions of the files the import reads. */
@@ -279,19 +306,19 @@ function headingTexts(body: string, vocabulary: ImportVocabulary): string[] {
 
 /**
  * What a source file contributes to its import run's vocabulary (`importVocabulary`): its
- * heading keys and the stems of its significant words. Never throws; a binary or non-UTF-8
- * file gives nothing.
+ * heading keys and the stems of the words step 5 would take from it (before the run's
+ * common words are known). Never throws; a binary or non-UTF-8 file gives nothing.
  *
+ * @param path - the file's path (for the path name).
  * @param bytes - the file's bytes (or its text).
  */
-export function sourceVocabulary(bytes: Uint8Array | string): FileVocabulary {
+export function sourceVocabulary(path: string, bytes: Uint8Array | string): FileVocabulary {
   const decoded = decode(bytes);
   if (typeof decoded !== "string") return { headings: [], stems: [] };
-  const { body } = readSourceFrontmatter(decoded);
-  return fileVocabulary(
-    listHeadings(body).map((heading) => heading.text),
-    decoded,
-  );
+  const { identity, description, body } = readSource(decoded, path);
+  const headings = listHeadings(body).map((heading) => heading.text);
+  const words = collectWords([...identity, description, ...headingTexts(body, NO_VOCABULARY)]);
+  return fileVocabulary(headings, words.join(" "));
 }
 
 function titledParagraph(title: string, paragraph: string): string {

@@ -101,7 +101,7 @@ export async function importFolder(options: ImportFolderOptions): Promise<Import
     const stat = await lstat(file.absolute).catch(() => null);
     if (stat === null || stat.size > MAX_READ_BYTES) continue;
     const bytes = await readFile(file.absolute).catch(() => null);
-    if (bytes !== null) vocabularies.push(sourceVocabulary(bytes));
+    if (bytes !== null) vocabularies.push(sourceVocabulary(file.path, bytes));
   }
   const vocabulary = importVocabulary(vocabularies);
   let done = 0;

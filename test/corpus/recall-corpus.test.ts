@@ -144,6 +144,13 @@ const CASES: RecallCase[] = [
   },
 ];
 
+/**
+ * The least share of queries whose expected file must come first (hit@1): 28 of 31 before
+ * the import picked distinctive words and recall ranked by one score, 29 after; it may go
+ * up, never down.
+ */
+const HIT_AT_1_FLOOR = 29;
+
 /** Reasons the import may give on this corpus; anything else is a bug. */
 const EXPECTED_SKIPS = new Set(["not_knowledge", "link_stub", "empty"]);
 
@@ -240,6 +247,7 @@ describe.skipIf(!CORPUS_PRESENT)("import the corpus, index it, recall from it", 
     );
     expect(CASES.length).toBeGreaterThanOrEqual(20);
     expect(misses).toEqual([]);
+    expect(first).toBeGreaterThanOrEqual(HIT_AT_1_FLOOR);
   });
 });
 
