@@ -204,7 +204,8 @@ export class TextSearch {
    * 1. **Floor.** A word found in over half of the entries (bm25 gives it no weight) finds
    *    no hit by itself when the query has rarer words (a hit found by a rarer word that
    *    holds it too still counts it as matched), and never when the query is stop words
-   *    only (`stopWordsOnly`): an answer of 0 hits beats noise. Only a query whose every
+   *    only (`stopWordsOnly`): an answer of 0 hits beats noise. A query of stop words
+   *    only lists just the entries holding every one of them (`как в` finds «как … в»). Only a query whose every
    *    word is that common and not a stop word (`git` in a repository about git) is
    *    searched by those words. Judged exactly for a word matching at most `budget`
    *    entries, and on the entries up to its `budget + 1`-th match above that.
@@ -240,11 +241,6 @@ export class TextSearch {
       if (word !== undefined && word.count > 0) found.push(word);
     }
     const common = found.map((word) => this.#isCommon(word, budget));
-    const keepCommon = !options.stopWordsOnly && common.every(Boolean);
-    const words = found.filter((_, i) => keepCommon || !common[i]);
-    // A common word finds no hit by itself, but a hit found by a rarer word that holds it
-    // too matches it: it counts towards the words matched (not for stop words).
-    const alsoHeld = options.stopWordsOnly ? [] : found.filter((_, i) => !keepCommon && common[i]);
     const none: TextMatches = {
       rows: [],
       complete: true,
@@ -252,6 +248,13 @@ export class TextSearch {
       totalExact: true,
       mode: "ranked",
     };
+    // A query of stop words only must find them all, none of them common (see the floor).
+    if (options.stopWordsOnly && (found.length < terms.length || common.some(Boolean))) return none;
+    const keepCommon = !options.stopWordsOnly && common.every(Boolean);
+    const words = found.filter((_, i) => keepCommon || !common[i]);
+    // A common word finds no hit by itself, but a hit found by a rarer word that holds it
+    // too matches it: it counts towards the words matched (not for stop words).
+    const alsoHeld = options.stopWordsOnly ? [] : found.filter((_, i) => !keepCommon && common[i]);
     if (words.length === 0) return none;
     words.sort((a, b) => a.count - b.count);
     const active: Word[] = [];
@@ -280,7 +283,11 @@ export class TextSearch {
         }
       }
       this.#markAmong(rows, [...words.slice(active.length), ...alsoHeld], bit);
-      const list = [...rows.values()];
+      let list = [...rows.values()];
+      if (options.stopWordsOnly) {
+        const all = words.reduce((mask, word) => mask | bit(word), 0);
+        list = list.filter((row) => row.mask === all);
+      }
       return { rows: list, complete: true, total: list.length, totalExact: true, mode: "ranked" };
     }
     const expr = words.map((word) => word.fts).join(" OR ");
