@@ -224,7 +224,10 @@ export function recall(index: EntryIndex, input: RecallInput): RecallAnswer {
   const firedText = fired > 0 ? index.contracts.of(textIds) : new Map<number, ContractHit>();
   const asked = (query === undefined ? 0 : queryWords(query).bitOf.size) + (tool ? 1 : 0);
   const ranked = text.map((row) => scoreText(row, firedText.get(row.fileId), asked));
-  const contractOnly = index.contracts.best(need, textIds).map((hit) => scoreContract(hit, asked));
+  // One past the page: tells whether more contract hits follow it.
+  const contractOnly = index.contracts
+    .best(need + 1, textIds)
+    .map((hit) => scoreContract(hit, asked));
   const order = mergeCandidates(lookup, ranked, contractOnly);
   const slice = order.slice(offset, need);
 
