@@ -51,8 +51,9 @@ let current = new Map<string, string>();
 let previous = new Map<string, string>();
 
 /**
- * Stems one token: the Russian Snowball stemmer for a Cyrillic word, the English one for a
- * Latin word, any other token (digits, other scripts, mixed scripts) as is. Results are
+ * Stems one token: for a Cyrillic word the Russian Snowball stem folded into a key by the
+ * rule in the module header, for a Latin word the English Snowball stem, any other token
+ * (digits, other scripts, mixed scripts) as is. Results are
  * memoised in a bounded cache (at most 100,000 words).
  *
  * @param token - one token from `tokenize` (already normalised: lower case, `ё` → `е`).
