@@ -2,13 +2,7 @@
  * Word-form folding through the Snowball stemmers (issue 2, section 4 "Matching": `откат`
  * fires on "как откатить", `deploy` on "deploying").
  */
-import { createRequire } from "node:module";
-
-// Loaded with require, not import: an ESM import of this 850 KB CommonJS file first scans
-// it for named exports (cjs-module-lexer), which costs every one-shot `lore recall` ~30 ms.
-const snowball = createRequire(import.meta.url)(
-  "snowball-stemmers",
-) as typeof import("snowball-stemmers").default;
+import snowball from "snowball-stemmers";
 
 const russian = snowball.newStemmer("russian");
 const english = snowball.newStemmer("english");
