@@ -22,8 +22,8 @@ import {
 } from "./field-diagnostic.js";
 import { createFrontmatterLocator, type FrontmatterLocator } from "./frontmatter-locator.js";
 import { nearestKey } from "./nearest-key.js";
-import { findPlaceholder } from "./placeholder-text.js";
 import { readContract } from "./parse-contract.js";
+import { findPlaceholder } from "./placeholder-text.js";
 import { resolveSummary } from "./summary.js";
 import { utf8ByteLength } from "./utf8.js";
 import { isUuidV7 } from "./uuid7.js";

@@ -32,7 +32,9 @@ describe("formatReport", () => {
     ]);
     const ru = formatReport(batch, "ru");
     expect(ru.at(-1)).toBe("3 записи требуют механизм „on_path“, которого эта версия не умеет");
-    expect(ru[3]).toBe("k/bad.md:2:1: «nope» — не UUIDv7; новый выдаст `lore id` (id) [invalid_id]");
+    expect(ru[3]).toBe(
+      "k/bad.md:2:1: «nope» — не UUIDv7; новый выдаст `lore id` (id) [invalid_id]",
+    );
   });
 
   it("filters by severity and fills a missing path", () => {

@@ -53,6 +53,8 @@ export interface LoreSettings {
   machine?: string;
   /** Issue 4: the current project's folder (its wiki is `.wiki/`). Default: the working folder. */
   projectDir?: string;
+  /** `[mcp] tool_names`: how the MCP tools are named; absent when not configured (underscore). */
+  toolNames?: "underscore" | "dotted" | "seed";
 }
 
 /** Options of {@link loadSettings}. */
@@ -156,6 +158,7 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoreSettings {
       : join(dataHome(env), "lore", "cache.json");
   settings.machine = file.machine ?? safeHostname();
   settings.projectDir = resolve(cwd);
+  if (file.mcp?.tool_names !== undefined) settings.toolNames = file.mcp.tool_names;
   return settings;
 }
 

@@ -9,7 +9,7 @@ import { initNotes } from "../init-notes.js";
 import { displayPath, KNOWLEDGE_DIR, projectRoot } from "../project-root.js";
 import { writeNewEntry } from "./new.js";
 
-const USAGE = "lore init [--dir D] | lore init --notes PATH";
+const USAGE = "lore init [--dir D] | lore init --notes PATH [--tool-names=STYLE]";
 
 const WELCOME_BODY = `Team knowledge lives in .gitriver/knowledge/: one markdown file per entry, reviewed and merged like code.
 
@@ -46,26 +46,32 @@ export const initCommand: Command = {
     "wrote. Does nothing when the folder already holds entries. Writes no lore.toml: the",
     "defaults need none.",
     "",
-    "With --notes PATH it creates a primary knowledge root instead (issue 3): PATH/knowledge/",
+    "With --notes PATH it creates a primary knowledge root instead (seed 003): PATH/knowledge/",
     "with the registry example, the hot-section example and work/local/README.md, and",
     "PATH/agent-notes.md with the knowledge-roots-routing-v1 section (existing files are",
     "kept); then it records [knowledge] primary = '<PATH>' in --config FILE, else",
     "$XDG_CONFIG_HOME/lore/lore.toml (created, or appended to when it has no [knowledge]).",
+    "The notes name the MCP tools as `lore mcp` exposes them: --tool-names, else [mcp]",
+    "tool_names, else underscore (seed: route_context, read_knowledge_file).",
     "",
     "Options:",
-    "  --dir D       the repository or folder to set up (default: the current one)",
-    "  --notes PATH  create a primary knowledge root at PATH",
+    "  --dir D             the repository or folder to set up (default: the current one)",
+    "  --notes PATH        create a primary knowledge root at PATH",
+    "  --tool-names=STYLE  underscore, dotted or seed: the tool names the notes mention",
     "",
     "Exit codes: 0 done, 2 invalid input.",
   ].join("\n"),
-  options: { dir: { type: "string" }, notes: { type: "string" } },
+  options: { dir: { type: "string" }, notes: { type: "string" }, "tool-names": { type: "string" } },
   async run(ctx, args) {
     atMostPositionals(args, 0, USAGE);
     const notes = stringOption(args, "notes");
     if (notes !== undefined) {
       const config = stringOption(args, "config");
       const target = config === undefined ? userConfigPath() : resolve(ctx.cwd, config);
-      const result = await initNotes(notes, ctx.cwd, target);
+      const { toolNames } = await import("../../mcp/tool-names.js");
+      const { toolNameStyleOption } = await import("./mcp.js");
+      const names = toolNames(toolNameStyleOption(ctx, args));
+      const result = await initNotes(notes, ctx.cwd, target, names);
       for (const file of result.written) ctx.out(displayPath(ctx.cwd, file));
       ctx.err(
         result.config === null

@@ -100,8 +100,10 @@ export function splitWords(values: string[]): string[] {
     .filter((word) => word.length > 0);
   if (values.length > 0 && words.length === 0) {
     throw new LoreError("invalid_input", {
-      reason: "--words holds no word; give words separated by commas (--words deploy,release) or leave it out",
-      reason_ru: "в --words нет ни одного слова; перечислите слова через запятую (--words деплой,релиз) или не указывайте его",
+      reason:
+        "--words holds no word; give words separated by commas (--words deploy,release) or leave it out",
+      reason_ru:
+        "в --words нет ни одного слова; перечислите слова через запятую (--words деплой,релиз) или не указывайте его",
     });
   }
   return words;

@@ -1,9 +1,10 @@
 import { atMostPositionals, intOption, stringOption } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
-import { startRepos, toolNameStyleOption, untilStopped } from "./mcp.js";
+import { startRepos, TOOL_NAMES_HELP, toolNameStyleOption, untilStopped } from "./mcp.js";
 
-const USAGE = "lore serve [--host H] [--port N] [--repo PATH]... [--tool-names=dotted]";
+const USAGE =
+  "lore serve [--host H] [--port N] [--repo PATH]... [--tool-names=underscore|dotted|seed]";
 
 /**
  * `lore serve`: MCP over Streamable HTTP at `/mcp` plus `GET /healthz`, on 127.0.0.1:7377 by
@@ -15,8 +16,11 @@ export const serveCommand: Command = {
   help: [
     `Usage: ${USAGE}`,
     "",
-    "Serves the same MCP tools as `lore mcp` over Streamable HTTP (stateless, POST /mcp)",
-    "and GET /healthz. Listens on [server] host and port of the configuration, default",
+    "Serves the entry and knowledge-root tools over Streamable HTTP (stateless, POST /mcp)",
+    "and GET /healthz: knowledge_recall, knowledge_open, knowledge_check, knowledge_read_file,",
+    "knowledge_write_file, knowledge_route_context, knowledge_status. The federation tools",
+    "(wikis, projects, tasks) are served by `lore mcp` (stdio) only. Listens on [server]",
+    "host and port of the configuration, default",
     "127.0.0.1:7377; on a loopback address, requests with a non-loopback Host header are",
     "refused (DNS rebinding). There is no authentication yet: keep it on 127.0.0.1.",
     "The address is printed on stderr once it listens.",
@@ -25,7 +29,7 @@ export const serveCommand: Command = {
     "  --host H            address to listen on",
     "  --port N            port; 0 picks a free one",
     "  --repo PATH         a repository or folder to index at start (repeatable)",
-    "  --tool-names=dotted expose knowledge.recall etc.",
+    ...TOOL_NAMES_HELP,
     "",
     "Exit codes: 0 after SIGINT/SIGTERM, 1 cannot listen, 2 bad option or configuration.",
   ].join("\n"),
@@ -37,7 +41,7 @@ export const serveCommand: Command = {
   },
   async run(ctx, args) {
     atMostPositionals(args, 0, USAGE);
-    const style = toolNameStyleOption(args);
+    const style = toolNameStyleOption(ctx, args);
     const settings = ctx.settings();
     const host = stringOption(args, "host") ?? settings.server.host;
     const port = intOption(args, "port", { min: 0, max: 65535 }) ?? settings.server.port;

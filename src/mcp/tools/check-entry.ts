@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { LIMITS } from "../../core/entry.js";
 import type { Lang } from "../../core/localized-text.js";
@@ -28,8 +28,8 @@ export function registerCheckTool(
   port: KnowledgePort,
   names: ToolNames,
   lang: Lang,
-): void {
-  server.registerTool(
+): RegisteredTool {
+  return server.registerTool(
     names.check,
     {
       title: "Check a knowledge entry",

@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
 import type { EntryView } from "../../services/get-entry.js";
@@ -45,8 +45,8 @@ export function registerOpenTool(
   port: KnowledgePort,
   names: ToolNames,
   lang: Lang,
-): void {
-  server.registerTool(
+): RegisteredTool {
+  return server.registerTool(
     names.open,
     {
       title: "Open a knowledge entry",

@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
 import type { FederationPort } from "../federation-port.js";
@@ -30,8 +30,8 @@ export function registerPromoteTool(
   port: FederationPort,
   names: ToolNames,
   lang: Lang,
-): void {
-  server.registerTool(
+): RegisteredTool {
+  return server.registerTool(
     names.promote,
     {
       title: "Promote a page to the shared wiki",

@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
 import {
@@ -48,8 +48,8 @@ export function registerSearchWikiTool(
   port: FederationPort,
   names: ToolNames,
   lang: Lang,
-): void {
-  server.registerTool(
+): RegisteredTool {
+  return server.registerTool(
     names.wikiSearch,
     {
       title: "Search the shared wiki",

@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
 import type { FederationPort } from "../federation-port.js";
@@ -34,8 +34,8 @@ export function registerSuggestPromoteTool(
   port: FederationPort,
   names: ToolNames,
   lang: Lang,
-): void {
-  server.registerTool(
+): RegisteredTool {
+  return server.registerTool(
     names.suggestPromote,
     {
       title: "Pages worth promoting to the shared wiki",
