@@ -301,7 +301,10 @@ describe("strict tool inputs (seed 001: ask_projects' schema has additionalPrope
 
   it("refuses an argument a tool without arguments does not take", async () => {
     const client = await connect();
-    const result = await client.callTool({ name: "knowledge_status", arguments: { verbose: true } });
+    const result = await client.callTool({
+      name: "knowledge_status",
+      arguments: { verbose: true },
+    });
     const error = JSON.parse(textOf(result)).error;
     expect(error.code).toBe("invalid_input");
     expect(error.message).toBe(
@@ -339,7 +342,9 @@ describe("the seed naming style", () => {
     const route = tools.find((t) => t.name === "route_context");
     expect(route?.description).toContain("Then call read_knowledge_file with `knowledge_root_id`");
     const recall = tools.find((t) => t.name === "knowledge.recall");
-    expect(recall?.description).toContain("read those with read_knowledge_file(path, knowledge_root_id=root)");
+    expect(recall?.description).toContain(
+      "read those with read_knowledge_file(path, knowledge_root_id=root)",
+    );
     expect(JSON.stringify(recall?.outputSchema)).toContain("read it with read_knowledge_file.");
     const missing = await client.callTool({
       name: "knowledge.open",
