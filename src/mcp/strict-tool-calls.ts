@@ -107,8 +107,9 @@ function unknownTool(name: string, known: readonly string[]): LoreError {
 }
 
 /**
- * Turns the first issue of a refused tool input into a LoreError: an unknown argument
- * (`invalid_input` with its nearest known argument), or a value refused by its schema,
+ * Turns a refused tool input into a LoreError: an unknown argument, if any, before any
+ * other issue (`invalid_input` with its nearest known argument), else the first value
+ * refused by its schema,
  * with the code and English text of its `coded()` message and a Russian text made from
  * the issue.
  *
@@ -121,7 +122,9 @@ export function argumentError(
   known: readonly string[],
   args: Record<string, unknown>,
 ): LoreError {
-  const issue = error.issues[0];
+  // An unknown argument comes first: a typo `projcts` would otherwise read as a missing
+  // `projects`, hiding the real mistake.
+  const issue = error.issues.find((i) => i.code === "unrecognized_keys") ?? error.issues[0];
   if (issue === undefined) {
     return new LoreError("invalid_input", { reason: "the arguments are refused" });
   }
