@@ -2,8 +2,9 @@ import { readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { tomlPathString } from "../../core/toml-path.js";
 import { userConfigPath } from "../../main/load-config.js";
+import type { ToolNameStyle } from "../../mcp/tool-names.js";
 import { atMostPositionals, stringOption } from "../args.js";
-import type { Command } from "../command.js";
+import type { CliContext, Command, CommandArgs } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
 import { initNotes } from "../init-notes.js";
 import { displayPath, KNOWLEDGE_DIR, projectRoot } from "../project-root.js";
@@ -21,6 +22,24 @@ entry surfaces: \`on_query\` words match a question in any word form (\`отка
 Write a new entry with \`lore new --title "..." --words a,b\`, check the folder with
 \`lore check\`, commit, then \`lore index .\` and ask with \`lore recall "..."\`.
 Delete this entry when the folder has real ones.`;
+
+/**
+ * The tool name style the notes are written for: `--tool-names`, else `[mcp] tool_names`;
+ * a configuration that does not exist yet (`init --notes` creates it) means the default.
+ */
+function notesStyle(
+  ctx: CliContext,
+  args: CommandArgs,
+  styleOf: (ctx: CliContext, args: CommandArgs) => ToolNameStyle,
+): ToolNameStyle {
+  if (stringOption(args, "tool-names") !== undefined) return styleOf(ctx, args);
+  try {
+    return styleOf(ctx, args);
+  } catch {
+    // A missing or broken configuration: recordPrimary reports a broken one itself.
+    return "underscore";
+  }
+}
 
 async function countEntries(dir: string): Promise<number> {
   try {
@@ -70,7 +89,7 @@ export const initCommand: Command = {
       const target = config === undefined ? userConfigPath() : resolve(ctx.cwd, config);
       const { toolNames } = await import("../../mcp/tool-names.js");
       const { toolNameStyleOption } = await import("./mcp.js");
-      const names = toolNames(toolNameStyleOption(ctx, args));
+      const names = toolNames(notesStyle(ctx, args, toolNameStyleOption));
       const result = await initNotes(notes, ctx.cwd, target, names);
       for (const file of result.written) ctx.out(displayPath(ctx.cwd, file));
       ctx.err(

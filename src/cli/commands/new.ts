@@ -49,7 +49,8 @@ export async function writeNewEntry(input: NewEntryInput): Promise<{ path: strin
   const first = title || PLACEHOLDER_SUMMARY;
   const given = input.body?.trim();
   // The title is always the first paragraph (the summary), a given body follows it.
-  const rest = given ?? PLACEHOLDER_DETAIL;
+  // With a title and no body the entry is the title alone: no placeholder to forget.
+  const rest = given ?? (title ? "" : PLACEHOLDER_DETAIL);
   const body =
     given === undefined || title ? `${[first, rest].filter(Boolean).join("\n\n")}\n` : `${given}\n`;
   const entry: Entry = {
