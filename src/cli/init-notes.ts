@@ -27,7 +27,7 @@ export interface InitNotesResult {
 }
 
 /**
- * Creates a primary knowledge root (issue 3, `lore init --notes <path>`): `knowledge/`, the
+ * Creates a primary knowledge root (`lore init --notes <path>`): `knowledge/`, the
  * seed's examples written for Lore (the registry example, the hot-section example and the
  * README of `work/local`) and `agent-notes.md` with the routing section; files that exist
  * are kept. Then records `[knowledge] primary = '<path>'` (a TOML literal string) in the

@@ -21,12 +21,12 @@ export interface ToolNames {
   recall: string;
   open: string;
   check: string;
-  /** Knowledge roots (issue 3, seed 003). */
+  /** Knowledge roots (seed 003). */
   readFile: string;
   writeFile: string;
   routeContext: string;
   status: string;
-  /** Federation (issue 4, seeds 000/001): the shared wiki, other projects, tasks. */
+  /** Federation (seeds 000/001): the shared wiki, other projects, tasks. */
   wikiSearch: string;
   wikiGet: string;
   askProjects: string;

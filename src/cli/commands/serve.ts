@@ -57,7 +57,7 @@ export const serveCommand: Command = {
       host,
       port,
       createServer: () =>
-        // Remote callers: a knowledge_path must be a configured root (issue 3).
+        // Remote callers: a knowledge_path must be a configured root.
         createMcpServer(lore.port(ready, { remote: true }), {
           toolNames: style,
           lang: ctx.lang,

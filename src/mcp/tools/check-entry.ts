@@ -12,7 +12,7 @@ import { checkOutput } from "./output-schemas.js";
 
 /**
  * Registers the check tool (`knowledge_check` / `knowledge.check`): lints a text as an entry
- * file with the strict parse (issue 2 §2 and §5). Writes nothing.
+ * file with the strict parse. Writes nothing.
  *
  * The result: `{ok, entry?: {id, summary, reachable, unmet_mechanisms}, diagnostics: [{code,
  * severity, line?, column?, at?, message}]}`; `ok` is false when the strict parse refuses the

@@ -19,7 +19,7 @@ export const createTaskOutput = {
 
 /**
  * Registers `tasks_create` / `tasks.create` (seed 000: how a project is asked to write
- * knowledge down; issue 4 "Tools"): a task file and a STATUS.md row, through the forge.
+ * knowledge down): a task file and a STATUS.md row, through the forge.
  *
  * @param server - the MCP server.
  * @param port - the federation port.

@@ -8,7 +8,7 @@ import { wikiSlugArg } from "./wiki-args.js";
 
 /**
  * Registers `knowledge_get` / `knowledge.get`: one page of the shared wiki, its raw
- * markdown as the result's text (issue 4 "Tools").
+ * markdown as the result's text.
  *
  * @param server - the MCP server.
  * @param port - the federation port.

@@ -23,7 +23,7 @@ export const ingestOutput = {
 };
 
 /**
- * Registers `knowledge_ingest` / `knowledge.ingest` (issue 4 "Tools"): a page into the
+ * Registers `knowledge_ingest` / `knowledge.ingest`: a page into the
  * current project's `.wiki/`, or into `target_project`'s through the forge; index.md by the
  * canonical writer, a line in log.md.
  *

@@ -33,7 +33,7 @@ function trimEntry(entry: EntryView): Record<string, unknown> {
 
 /**
  * Registers the open tool (`knowledge_open` / `knowledge.open`): one entry whole, body
- * included, by id; counts a read (issue 2 §4, `get(id)`).
+ * included, by id; counts a read (`get(id)`).
  *
  * @param server - the MCP server.
  * @param port - Lore's knowledge port.

@@ -28,7 +28,7 @@ export const projectsStatusOutput = {
 };
 
 /**
- * Registers `projects_status` / `projects.status` (issue 4 "Tools"): the cached projects,
+ * Registers `projects_status` / `projects.status`: the cached projects,
  * their active tasks, wiki presence and the age of the cache.
  *
  * @param server - the MCP server.

@@ -17,7 +17,7 @@ export const promoteOutput = {
 };
 
 /**
- * Registers `knowledge_promote` / `knowledge.promote` (issue 4 "Tools"): copies one page of
+ * Registers `knowledge_promote` / `knowledge.promote`: copies one page of
  * the current project's wiki into the shared wiki and its index.
  *
  * @param server - the MCP server.

@@ -29,7 +29,7 @@ export const readFileOutput = {
 };
 
 /**
- * Registers `knowledge_read_file` / `knowledge.read_file` (seed 003; issue 3): a file of
+ * Registers `knowledge_read_file` / `knowledge.read_file` (seed 003): a file of
  * any root by `knowledge_root_id` or `knowledge_path`, primary by default.
  *
  * @param server - the MCP server.

@@ -17,7 +17,7 @@ const limitError = coded(
 
 /**
  * Registers the recall tool (`knowledge_recall` / `knowledge.recall`): the main job of
- * issue 2 §4 — contract hits, then ranked full-text hits, summaries only, counted as shown.
+ * contract hits, then ranked full-text hits, summaries only, counted as shown.
  *
  * @param server - the MCP server.
  * @param port - Lore's knowledge port.

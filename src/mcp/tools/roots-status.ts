@@ -32,7 +32,7 @@ export const statusOutput = {
 };
 
 /**
- * Registers `knowledge_status` / `knowledge.status` (seed 003, ADR 015 "Status"; issue 3).
+ * Registers `knowledge_status` / `knowledge.status` (seed 003, ADR 015 "Status").
  *
  * @param server - the MCP server.
  * @param port - Lore's knowledge port.

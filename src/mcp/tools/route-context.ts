@@ -52,7 +52,7 @@ export const routeContextOutput = {
 
 /**
  * Registers `knowledge_route_context` / `knowledge.route_context` (seed 003, "Поток
- * агента"; issue 3).
+ * агента").
  *
  * @param server - the MCP server.
  * @param port - Lore's knowledge port.

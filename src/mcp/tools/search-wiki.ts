@@ -36,7 +36,7 @@ export const searchWikiOutput = {
 
 /**
  * Registers `knowledge_search` / `knowledge.search` (seed 000 "Problem": the shared wiki
- * only; issue 4 "Tools"): substring over slug + title, then body, with a snippet.
+ * only): substring over slug + title, then body, with a snippet.
  *
  * @param server - the MCP server.
  * @param port - the federation port.

@@ -21,7 +21,7 @@ export const suggestPromoteOutput = {
 };
 
 /**
- * Registers `knowledge_suggest_promote` / `knowledge.suggest_promote` (issue 4 "Tools"):
+ * Registers `knowledge_suggest_promote` / `knowledge.suggest_promote`:
  * the current project's pages that the shared wiki lacks, with a reason.
  *
  * @param server - the MCP server.

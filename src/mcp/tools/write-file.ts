@@ -19,7 +19,7 @@ export const writeFileOutput = {
 
 /**
  * Registers `knowledge_write_file` / `knowledge.write_file` (seed 003: writes go to the
- * primary root only; issue 3). Any other root is refused with `read_only_root`.
+ * primary root only). Any other root is refused with `read_only_root`.
  *
  * @param server - the MCP server.
  * @param port - Lore's knowledge port.
