@@ -6,7 +6,6 @@ import type { ParseResult } from "../core/entry.js";
 import type { KnowledgeRoot } from "../core/knowledge-roots.js";
 import type { Lang } from "../core/localized-text.js";
 import { fromSqliteError, isLoreError } from "../core/lore-error.js";
-import { parseEntry } from "../core/parse-entry.js";
 import { resolveRoot } from "../core/root-resolution.js";
 import { type EntryIndex, openIndex } from "../index/entry-index.js";
 import type { FederationPort } from "../mcp/federation-port.js";
@@ -93,8 +92,8 @@ export interface Lore {
   status(): Promise<RootsStatusAnswer>;
   /** The whole entry with the configured user (counts a read). */
   open(id: string): EntryView;
-  /** Strict parse of a text as an entry file. */
-  check(text: string, path?: string): ParseResult;
+  /** Strict parse of a text as an entry file (the parser loads at the first call). */
+  check(text: string, path?: string): Promise<ParseResult>;
   /**
    * The MCP tools' port; `ready` is what the tools await (start-up indexing). With
    * `remote: true` (`lore serve`) a `knowledge_path` is accepted only when it is one of
@@ -178,8 +177,12 @@ export async function composeLore(
       return recallInRoot(index, { ...args, user, root: root.id });
     },
     open: (id) => getEntry(index, id, user),
-    check: (text, path) =>
-      parseEntry(text, path === undefined ? { mode: "strict" } : { mode: "strict", path }),
+    // The entry parser (and YAML) loads when a text is checked, not for `lore recall`.
+    check: async (text, path) =>
+      (await import("../core/parse-entry.js")).parseEntry(
+        text,
+        path === undefined ? { mode: "strict" } : { mode: "strict", path },
+      ),
     port(ready = Promise.resolve(), options = {}) {
       return {
         ready,

@@ -41,8 +41,8 @@ export interface KnowledgePort {
    * @throws LoreError `entry_not_found`.
    */
   open(id: string): Promise<EntryView> | EntryView;
-  /** Strict parse of a text as an entry file (pure). */
-  check(text: string, path?: string): ParseResult;
+  /** Strict parse of a text as an entry file (pure; the parser may load at the first call). */
+  check(text: string, path?: string): Promise<ParseResult> | ParseResult;
   /**
    * Reads a file of a knowledge root.
    * @throws LoreError `root_args_conflict`, `unknown_root`, `no_primary_root`,

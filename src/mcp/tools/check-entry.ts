@@ -60,7 +60,7 @@ export function registerCheckTool(
     },
     async ({ text, path }) => {
       try {
-        const result = port.check(text, path);
+        const result = await port.check(text, path);
         const diagnostics = result.diagnostics.map((d) => {
           const item: Record<string, unknown> = { code: d.code, severity: d.severity };
           if (d.line !== undefined) item.line = d.line;
