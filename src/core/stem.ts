@@ -2,7 +2,14 @@
  * Word-form folding through the Snowball stemmers (issue 2, section 4 "Matching": `откат`
  * fires on "как откатить", `deploy` on "deploying").
  */
-import snowball from "snowball-stemmers";
+// biome-ignore lint/style/noRestrictedImports: module loading, not I/O (see below).
+import { createRequire } from "node:module";
+
+// Loaded with require, not `import`: an ESM import of this 850 KB CommonJS file first scans
+// it for named exports (cjs-module-lexer), ~60 ms of CPU on every one-shot `lore recall`.
+const snowball = createRequire(import.meta.url)(
+  "snowball-stemmers",
+) as typeof import("snowball-stemmers").default;
 
 const russian = snowball.newStemmer("russian");
 const english = snowball.newStemmer("english");
