@@ -30,7 +30,7 @@ export interface DoctorFinding {
 const t = (lang: Lang, en: string, ru: string) => (lang === "ru" ? ru : en);
 
 /**
- * `lore doctor`: checks the configuration and the knowledge roots: configuration
+ * `lore doctor`: checks the configuration and the knowledge roots (issue 3): configuration
  * problems with line and key, root folders that are missing (each reported; the others go
  * on), roots without `knowledge/`, malformed registry lines, registry lines naming roots
  * that are not configured, and a missing hot file or routing section when read-only roots
