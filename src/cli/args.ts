@@ -1,4 +1,6 @@
+import { type ParseArgsConfig, parseArgs } from "node:util";
 import { LoreError } from "../core/lore-error.js";
+import { nearestKey } from "../core/nearest-key.js";
 import type { CommandArgs } from "./command.js";
 
 /**
@@ -89,4 +91,66 @@ export function atMostPositionals(args: CommandArgs, max: number, usage: string)
  */
 export function printJson(out: (text: string) => void, value: unknown): void {
   out(JSON.stringify(value, null, 2));
+}
+
+/** The option table of `node:util` `parseArgs`. */
+type OptionTable = NonNullable<ParseArgsConfig["options"]>;
+
+/**
+ * Parses a command's arguments like `parseArgs` in strict mode, but refuses each mistake
+ * with a LoreError in both languages (the configured one is printed), naming the nearest
+ * known option for an unknown one.
+ *
+ * @param args - the arguments after the command word.
+ * @param options - the command's options (with `--help` and `--config`).
+ * @returns the values and positionals.
+ * @throws LoreError `invalid_input`: an unknown option (“--jsn” is not an option of
+ *   `lore recall`; did you mean “--json”?), a string option without a value, a value given
+ *   to a flag.
+ */
+export function parseCommandArgs(
+  args: readonly string[],
+  options: OptionTable,
+  command: string,
+): CommandArgs {
+  const parsed = parseArgs({
+    args: [...args],
+    options,
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  });
+  for (const token of parsed.tokens ?? []) {
+    if (token.kind !== "option") continue;
+    const spec = options[token.name];
+    if (spec === undefined) {
+      const nearest = token.rawName.startsWith("--")
+        ? nearestKey(token.name, Object.keys(options))
+        : undefined;
+      throw new LoreError("invalid_input", {
+        reason: `“${token.rawName}” is not an option of lore ${command}${nearest ? `; did you mean “--${nearest}”?` : ""} (see lore ${command} --help)`,
+        reason_ru: `«${token.rawName}» — не параметр lore ${command}${nearest ? `; может быть, «--${nearest}»?` : ""} (см. lore ${command} --help)`,
+      });
+    }
+    const value = token.value;
+    if (
+      spec.type === "string" &&
+      (value === undefined || (!token.inlineValue && value.startsWith("-") && value !== "-"))
+    ) {
+      throw new LoreError("invalid_input", {
+        reason: `${token.rawName} needs a value (write ${token.rawName}=VALUE for a value that starts with “-”)`,
+        reason_ru: `${token.rawName} нужно значение (для значения, начинающегося с «-», пишите ${token.rawName}=ЗНАЧЕНИЕ)`,
+      });
+    }
+    if (spec.type === "boolean" && value !== undefined) {
+      throw new LoreError("invalid_input", {
+        reason: `${token.rawName} takes no value, not “${value}”`,
+        reason_ru: `${token.rawName} не принимает значения, а дано «${value}»`,
+      });
+    }
+  }
+  return {
+    values: parsed.values as CommandArgs["values"],
+    positionals: parsed.positionals,
+  };
 }

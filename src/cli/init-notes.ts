@@ -6,13 +6,14 @@ import { HOT_FILE } from "../core/hot-sections.js";
 import { LoreError } from "../core/lore-error.js";
 import { tomlPathString } from "../core/toml-path.js";
 import {
-  AGENT_NOTES,
-  HOT_SECTION_EXAMPLE,
+  agentNotes,
   HOT_SECTION_EXAMPLE_PATH,
+  hotSectionExample,
+  type NotesToolNames,
   REGISTRY_EXAMPLE,
   REGISTRY_EXAMPLE_PATH,
-  WORK_LOCAL_README,
   WORK_LOCAL_README_PATH,
+  workLocalReadme,
 } from "./notes-templates.js";
 
 /** What {@link initNotes} did. */
@@ -26,7 +27,7 @@ export interface InitNotesResult {
 }
 
 /**
- * Creates a primary knowledge root (issue 3, `lore init --notes <path>`): `knowledge/`, the
+ * Creates a primary knowledge root (`lore init --notes <path>`): `knowledge/`, the
  * seed's examples written for Lore (the registry example, the hot-section example and the
  * README of `work/local`) and `agent-notes.md` with the routing section; files that exist
  * are kept. Then records `[knowledge] primary = '<path>'` (a TOML literal string) in the
@@ -36,6 +37,7 @@ export interface InitNotesResult {
  * @param notes - the root folder (absolute or relative to `cwd`).
  * @param cwd - the working folder.
  * @param configFile - the configuration file to record the root in.
+ * @param names - the tool names the notes mention (the style `lore mcp` exposes).
  * @throws LoreError `config_invalid` when the configuration file does not parse (before or
  *   after the edit; an edit that does not parse is rolled back); `invalid_input` for a path
  *   holding a control character (the configuration would refuse it) or leading through a
@@ -45,6 +47,7 @@ export async function initNotes(
   notes: string,
   cwd: string,
   configFile: string,
+  names: NotesToolNames,
 ): Promise<InitNotesResult> {
   const root = resolve(cwd, notes);
   if (hasControlCharacter(root)) {
@@ -56,9 +59,9 @@ export async function initNotes(
   const written: string[] = [];
   const files: [string, string][] = [
     [REGISTRY_EXAMPLE_PATH, REGISTRY_EXAMPLE],
-    [HOT_SECTION_EXAMPLE_PATH, HOT_SECTION_EXAMPLE],
-    [WORK_LOCAL_README_PATH, WORK_LOCAL_README],
-    [HOT_FILE, AGENT_NOTES],
+    [HOT_SECTION_EXAMPLE_PATH, hotSectionExample(names)],
+    [WORK_LOCAL_README_PATH, workLocalReadme(names)],
+    [HOT_FILE, agentNotes(names)],
   ];
   await mkdir(join(root, "knowledge"), { recursive: true }).catch((error) => {
     const code = (error as NodeJS.ErrnoException).code;

@@ -1,11 +1,22 @@
 #!/usr/bin/env node
-import { runCli } from "./run-cli.js";
+import * as nodeModule from "node:module";
+import { quietOnClosedPipe } from "./closed-pipe.js";
+
+// Node 22.1+ keeps the compiled code of Lore's modules on disk between runs, which a
+// one-shot command (`lore recall`) feels most; older Node has no such call.
+(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+
+// A reader that stops early (`lore recall x | head -1`) closes the pipe: the command ends
+// quietly with its own exit code instead of an EPIPE stack (closed-pipe.ts).
+quietOnClosedPipe(process.stdout);
+quietOnClosedPipe(process.stderr);
+
+// Imported after the compile cache is on, so that the cache covers every module.
+const { runCli } = await import("./run-cli.js");
 
 // The `lore` bin (package.json "bin"). process.exitCode, not process.exit(): stdout drains.
-runCli(process.argv.slice(2), {
+process.exitCode = await runCli(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   cwd: process.cwd(),
-}).then((code) => {
-  process.exitCode = code;
 });

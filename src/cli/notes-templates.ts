@@ -1,8 +1,14 @@
 /**
  * The files `lore init --notes` writes into a new primary root (seed 003, "Шаблоны в
- * каноне" and «work/local/README описывает реестр»; issue 3), written for Lore. Paths are
- * relative to the root folder.
+ * каноне" and «work/local/README описывает реестр»), written for Lore. Paths are relative
+ * to the root folder. The texts that tell an agent which tool to call name the tools as
+ * the MCP server exposes them (`--tool-names`, `[mcp] tool_names`): with the `seed` style
+ * the hot section says `route_context` and `read_knowledge_file`, as seed 003's does.
  */
+import type { ToolNames } from "../mcp/tool-names.js";
+
+/** The tool names the notes mention. */
+export type NotesToolNames = Pick<ToolNames, "routeContext" | "readFile" | "writeFile" | "status">;
 
 /** The example registry. */
 export const REGISTRY_EXAMPLE_PATH = "knowledge/work/local/knowledge-roots-index-v1.example.md";
@@ -12,22 +18,28 @@ export const HOT_SECTION_EXAMPLE_PATH =
 /** The README of `work/local`, describing the registry. */
 export const WORK_LOCAL_README_PATH = "knowledge/work/local/README.md";
 
-/** The routing section of the hot file (`agent-notes.md`). */
-export const ROUTING_SECTION = `## knowledge-roots-routing-v1
+/**
+ * The routing section of the hot file (`agent-notes.md`).
+ *
+ * @param names - the exposed tool names.
+ */
+export function routingSection(names: NotesToolNames): string {
+  return `## knowledge-roots-routing-v1
 
 Knowledge lives in several roots. This (primary) root is mine and the only one I write to;
 \`group\` (the team's knowledge base) and \`public\` are read-only clones named in lore.toml
 (\`[[knowledge.read_only]]\`).
 
-- Before answering from memory about a team topic, call \`knowledge_route_context\` with the task:
+- Before answering from memory about a team topic, call \`${names.routeContext}\` with the task:
   it adds the registry lines that match and a preview of each file from its root.
 - The registry \`knowledge/work/local/knowledge-roots-index-v1.md\` says where the text of a file
   lives: a line \`foo.md => group\` means read it with
-  \`knowledge_read_file(file_path="foo.md", knowledge_root_id="group")\`.
-- Never copy a group playbook into this root; write new notes here with \`knowledge_write_file\`.
+  \`${names.readFile}(file_path="foo.md", knowledge_root_id="group")\`.
+- Never copy a group playbook into this root; write new notes here with \`${names.writeFile}\`.
   Writes to \`group\` or \`public\` are refused (\`read_only_root\`).
-- \`knowledge_status\` lists the roots and whether their folders exist.
+- \`${names.status}\` lists the roots and whether their folders exist.
 `;
+}
 
 /** The example registry's text. */
 export const REGISTRY_EXAMPLE = `# Knowledge roots registry (example)
@@ -45,17 +57,28 @@ public/ => public
 group/personal-copy.md => user
 `;
 
-/** The example hot section's text. */
-export const HOT_SECTION_EXAMPLE = `# Example hot section: knowledge-roots-routing-v1
+/**
+ * The example hot section's text.
+ *
+ * @param names - the exposed tool names.
+ */
+export function hotSectionExample(names: NotesToolNames): string {
+  return `# Example hot section: knowledge-roots-routing-v1
 
 Paste the section below into agent-notes.md at the root of your primary knowledge root
-(lore init --notes already did). Lore's route_context adds it to the answer whenever a
+(lore init --notes already did). Lore's ${names.routeContext} adds it to the answer whenever a
 question is about group/public/roots/chmod/the registry or matches a registry line.
 
-${ROUTING_SECTION}`;
+${routingSection(names)}`;
+}
 
-/** The README of \`work/local\`. */
-export const WORK_LOCAL_README = `# work/local — machine-local routing files
+/**
+ * The README of \`work/local\`.
+ *
+ * @param names - the exposed tool names.
+ */
+export function workLocalReadme(names: NotesToolNames): string {
+  return `# work/local — machine-local routing files
 
 This folder holds files about *this* machine's knowledge roots.
 
@@ -75,19 +98,26 @@ moved-to-me.md => user
   \`[[knowledge.read_only]]\`, any case). \`user\`, \`primary\` or no second part mean this
   primary root — after importing a file here, change its line to \`user\` or remove it.
 - \`#\` starts a comment; blank lines are ignored; a malformed line is reported with its
-  line number by \`lore doctor\` and \`knowledge_status\`, and skipped.
+  line number by \`lore doctor\` and \`${names.status}\`, and skipped.
 - Disk paths of the clones are not here: they live in lore.toml
   (\`[[knowledge.read_only]] id = "group"  path = '/path/to/group-kb'\`).
 
-Agents use it through \`knowledge_route_context\` (matching lines and a preview from the
-read-only root) and \`knowledge_read_file(file_path, knowledge_root_id)\`.
+Agents use it through \`${names.routeContext}\` (matching lines and a preview from the
+read-only root) and \`${names.readFile}(file_path, knowledge_root_id)\`.
 Start from \`knowledge-roots-index-v1.example.md\`.
 `;
+}
 
-/** The hot file of a new primary root. */
-export const AGENT_NOTES = `# agent-notes
+/**
+ * The hot file of a new primary root.
+ *
+ * @param names - the exposed tool names.
+ */
+export function agentNotes(names: NotesToolNames): string {
+  return `# agent-notes
 
 Always-loaded notes for coding agents. Split into sections by headings;
-knowledge_route_context returns the sections relevant to a task.
+${names.routeContext} returns the sections relevant to a task.
 
-${ROUTING_SECTION}`;
+${routingSection(names)}`;
+}

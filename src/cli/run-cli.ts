@@ -1,54 +1,16 @@
 import { readFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import type { Lang } from "../core/localized-text.js";
+import { pickLang } from "../core/localized-text.js";
+import { nearestKey } from "../core/nearest-key.js";
 import type { Lore } from "../main/compose.js";
-import { detectLang, type LoreSettings, loadSettings } from "../main/load-config.js";
-import type { CliContext, Command, CommandArgs } from "./command.js";
-import { askCommand } from "./commands/ask.js";
-import { checkCommand } from "./commands/check.js";
-import { doctorCommand } from "./commands/doctor.js";
-import { getCommand } from "./commands/get.js";
-import { importCommand } from "./commands/import.js";
-import { indexCommand } from "./commands/index.js";
-import { initCommand } from "./commands/init.js";
-import { mcpCommand } from "./commands/mcp.js";
-import { newCommand } from "./commands/new.js";
-import { readCommand } from "./commands/read.js";
-import { recallCommand } from "./commands/recall.js";
-import { routeCommand } from "./commands/route.js";
-import { serveCommand } from "./commands/serve.js";
-import { statusCommand } from "./commands/status.js";
-import { syncCommand } from "./commands/sync.js";
-import { tasksCommand } from "./commands/tasks.js";
-import { trustCommand, untrustCommand } from "./commands/trust.js";
-import { wikiCommand } from "./commands/wiki.js";
-import { writeCommand } from "./commands/write.js";
+import type { LoreSettings } from "../main/load-config.js";
+import { parseCommandArgs } from "./args.js";
+import type { CliContext } from "./command.js";
+import { COMMANDS } from "./command-list.js";
 import { EXIT_CODES } from "./exit-codes.js";
 import { describeError } from "./print-error.js";
 
-/** Every command, in the order `lore --help` lists them. */
-export const COMMANDS: readonly Command[] = [
-  initCommand,
-  newCommand,
-  checkCommand,
-  indexCommand,
-  recallCommand,
-  getCommand,
-  importCommand,
-  readCommand,
-  writeCommand,
-  routeCommand,
-  statusCommand,
-  doctorCommand,
-  trustCommand,
-  untrustCommand,
-  syncCommand,
-  askCommand,
-  wikiCommand,
-  tasksCommand,
-  mcpCommand,
-  serveCommand,
-];
+export { COMMANDS } from "./command-list.js";
 
 /** The output streams and working folder the CLI runs with. */
 export interface CliIo {
@@ -80,7 +42,8 @@ function mainHelp(version: string): string {
     "",
     "Every command takes --help and --config PATH. Read commands take --json.",
     "Exit codes: 0 ok, 1 internal error, 2 invalid input, 3 not found, 4 conflict,",
-    "7 `lore check` found wrong files.",
+    "5 forbidden (a read-only root, the forge refused the token), 6 unavailable (the forge,",
+    "or a federation feature that is not configured), 7 `lore check` found wrong files.",
   ].join("\n");
 }
 
@@ -113,28 +76,35 @@ function configOptionOf(args: readonly string[]): string | undefined {
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const version = packageVersion();
-  let lang: Lang = detectLang();
+  let lang: Lang = pickLang(process.env);
   const out = (text: string) => void io.stdout.write(`${text}\n`);
   const err = (text: string) => void io.stderr.write(`${text}\n`);
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     const target = name === "help" ? COMMANDS.find((c) => c.name === rest[0]) : undefined;
-    out(target ? target.help : mainHelp(version));
+    out(target ? (await target.load()).help : mainHelp(version));
     return EXIT_CODES.ok;
   }
   if (name === "--version" || name === "-v") {
     out(version);
     return EXIT_CODES.ok;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
+    const near = nearestKey(
+      name,
+      COMMANDS.map((c) => c.name),
+    );
     err(
       lang === "ru"
-        ? `lore: неизвестная команда «${name}»; список: lore --help [invalid_input]`
-        : `lore: unknown command “${name}”; see lore --help [invalid_input]`,
+        ? `lore: неизвестная команда «${name}»${near ? `; может быть, «lore ${near}»?` : ""}; список: lore --help [invalid_input]`
+        : `lore: unknown command “${name}”${near ? `; did you mean “lore ${near}”?` : ""}; see lore --help [invalid_input]`,
     );
     return EXIT_CODES.invalid_input;
   }
+  const command = await entry.load();
+  // The configuration reader (zod, smol-toml) is loaded once a command is known to run.
+  const { loadSettings } = await import("../main/load-config.js");
   let settings: LoreSettings | undefined;
   let lore: Lore | undefined;
   let configPath: string | undefined;
@@ -171,20 +141,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   };
   configPath = configOptionOf(rest);
   try {
-    const parsed = parseArgs({
-      args: [...rest],
-      options: {
-        ...command.options,
-        help: { type: "boolean", short: "h" },
-        config: { type: "string" },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-    const args: CommandArgs = {
-      values: parsed.values as CommandArgs["values"],
-      positionals: parsed.positionals,
-    };
+    const args = parseCommandArgs(
+      rest,
+      { ...command.options, help: { type: "boolean", short: "h" }, config: { type: "string" } },
+      command.name,
+    );
     if (args.values.help === true) {
       out(command.help);
       return EXIT_CODES.ok;

@@ -52,6 +52,13 @@ export interface ConfigFile {
     /** The sync cache file. Default: `$XDG_DATA_HOME/lore/cache.json`. */
     cache?: string;
   };
+  mcp?: {
+    /**
+     * How `lore mcp` / `lore serve` name their tools: `underscore` (default), `dotted` or
+     * `seed` (see `mcp/tool-names.ts`); `--tool-names` wins.
+     */
+    tool_names?: "underscore" | "dotted" | "seed";
+  };
 }
 
 /** One problem found in a configuration file: where, which key, and what is wrong. */
@@ -77,7 +84,19 @@ export const CONFIG_DEFAULTS = { host: "127.0.0.1", port: 7377 } as const;
 
 /** The keys this version knows, by table (`knowledge.roots` holds any root id). */
 const KNOWN_CONFIG_KEYS: Record<string, readonly string[]> = {
-  "": ["user", "lang", "index", "server", "knowledge", "machine", "forge", "wiki", "projects"],
+  "": [
+    "user",
+    "lang",
+    "index",
+    "server",
+    "knowledge",
+    "machine",
+    "forge",
+    "wiki",
+    "projects",
+    "mcp",
+  ],
+  mcp: ["tool_names"],
   forge: ["kind", "root", "url", "user"],
   wiki: ["shared"],
   projects: ["cache"],
@@ -143,6 +162,9 @@ const schema = z.strictObject({
     .optional(),
   wiki: z.strictObject({ shared: pathString.optional() }).optional(),
   projects: z.strictObject({ cache: pathString.optional() }).optional(),
+  mcp: z
+    .strictObject({ tool_names: z.enum(["underscore", "dotted", "seed"]).optional() })
+    .optional(),
 });
 
 /**
@@ -234,11 +256,11 @@ function issueProblems(text: string, issue: Issue): ConfigProblem[] {
       const message: LocalizedText = nearest
         ? {
             en: `key “${key}” is not known, the nearest known is “${nearest}”`,
-            ru: `ключ «${key}» не известен, ближайший известный — «${nearest}»`,
+            ru: `ключ „${key}“ не известен, ближайший известный — „${nearest}“`,
           }
         : {
             en: `key “${key}” is not known, and no known key is near it`,
-            ru: `ключ «${key}» не известен, похожих нет`,
+            ru: `ключ „${key}“ не известен, похожих нет`,
           };
       return { key, ...locateKey(text, [...path, name]), message };
     });

@@ -29,6 +29,7 @@ export const DIAGNOSTIC_CODES = {
   batch_limit: "error",
   duplicate_id: "error",
   empty_body: "error",
+  placeholder_text: "error",
   // not understood: kept, unreachable
   unknown_key: "warning",
   unknown_mechanism: "warning",
@@ -122,8 +123,8 @@ const TEMPLATES: Record<DiagnosticCode, LocalizedText> = {
     ru: "нет обязательного ключа «id»",
   },
   invalid_id: {
-    en: "“{value}” is not a UUIDv7",
-    ru: "«{value}» — не UUIDv7",
+    en: "“{value}” is not a UUIDv7; print a fresh one with `lore id`",
+    ru: "«{value}» — не UUIDv7; новый выдаст `lore id`",
   },
   invalid_field: {
     en: "“{key}” must be {expected}{hint}",
@@ -157,9 +158,13 @@ const TEMPLATES: Record<DiagnosticCode, LocalizedText> = {
     en: "the body is empty; an entry needs text",
     ru: "тело пустое; записи нужен текст",
   },
+  placeholder_text: {
+    en: "the placeholder text of `lore new` is still here (“{text}”); replace it with what the entry says",
+    ru: "здесь остался текст-заглушка `lore new` («{text}»); замените его тем, о чём запись",
+  },
   unknown_key: {
     en: "key “{key}” is not known, the nearest known is “{nearest}”",
-    ru: "ключ «{key}» не известен, ближайший известный — «{nearest}»",
+    ru: "ключ „{key}“ не известен, ближайший известный — „{nearest}“",
   },
   unknown_mechanism: {
     en: "mechanism “{mechanism}” is not known to this version; the entry is unreachable until it is",
@@ -201,7 +206,7 @@ const VARIANTS: Partial<Record<DiagnosticCode, { unless: string; template: Local
     unless: "nearest",
     template: {
       en: "key “{key}” is not known and no known key is similar: the file may be newer than this version",
-      ru: "ключ «{key}» не известен, похожих нет — файл, видимо, новее этой версии",
+      ru: "ключ „{key}“ не известен, похожих нет — файл, видимо, новее этой версии",
     },
   },
 };

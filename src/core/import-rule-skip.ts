@@ -6,8 +6,9 @@ import { fillTemplate, type LocalizedText } from "./localized-text.js";
 
 /**
  * Why a file was not imported. `binary`, `not_utf8`, `empty`, `too_large`,
- * `frontmatter_too_large`, `rejected` come from `importRule`; `not_knowledge`, `symlink`, `link_stub`, `unreadable` from
- * the folder walk (`importFolder`).
+ * `frontmatter_too_large`, `rejected` come from `importRule`; `not_knowledge`, `symlink`,
+ * `link_stub`, `unreadable`, `already_entry` (the file parses as an entry) from the folder
+ * walk (`importFolder`).
  */
 export const IMPORT_SKIP_MESSAGES = {
   binary: {
@@ -49,6 +50,10 @@ export const IMPORT_SKIP_MESSAGES = {
   unreadable: {
     en: "the file could not be read: {reason}",
     ru: "файл не прочитан: {reason}",
+  },
+  already_entry: {
+    en: "already a Lore entry (id {id}); not imported again",
+    ru: "уже запись Lore (id {id}); повторно не импортируется",
   },
 } as const satisfies Record<string, LocalizedText>;
 

@@ -191,12 +191,14 @@ export class LoreError extends Error {
    * @param code - the machine code.
    * @param params - values for the message template (e.g. `{ id }`); a `<name>_ru` value
    *   fills the Russian text where it differs, else `<name>` is used for both.
-   * @param options - `data` for clients and the `cause`.
+   * @param options - `data` for clients and the `cause`; `text` replaces the code's
+   *   message template where a surface has a more precise message (an MCP argument
+   *   refused by its schema: `limit` must be a whole number from 1 to 50).
    */
   constructor(
     code: ErrorCode,
     params: Record<string, string | number> = {},
-    options: { data?: Record<string, unknown>; cause?: unknown } = {},
+    options: { data?: Record<string, unknown>; cause?: unknown; text?: LocalizedText } = {},
   ) {
     const template = MESSAGES[code];
     // `<name>_ru` params fill the Russian template and fall back to `<name>` (as in makeDiagnostic).
@@ -205,7 +207,10 @@ export class LoreError extends Error {
       if (!key.endsWith("_ru") && ruParams[`${key}_ru`] === undefined)
         ruParams[`${key}_ru`] = value;
     }
-    const text = { en: fillTemplate(template.en, params), ru: fillTemplate(template.ru, ruParams) };
+    const text = options.text ?? {
+      en: fillTemplate(template.en, params),
+      ru: fillTemplate(template.ru, ruParams),
+    };
     super(text.en, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "LoreError";
     this.code = code;

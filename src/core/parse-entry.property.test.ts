@@ -155,6 +155,7 @@ describe("every diagnostic code", () => {
       `${head}---\n\n${big}\n`,
       `${head}---\n\n***\n`,
       `${head}---\n\n${"x".repeat(70_000)}`,
+      `${head}---\n\nReplace this line with the first complete thought — agents see it as the summary.\n`,
     ];
     const seen = new Set<string>();
     const all = inputs.flatMap(

@@ -23,6 +23,7 @@ import {
 import { createFrontmatterLocator, type FrontmatterLocator } from "./frontmatter-locator.js";
 import { nearestKey } from "./nearest-key.js";
 import { readContract } from "./parse-contract.js";
+import { findPlaceholder } from "./placeholder-text.js";
 import { resolveSummary } from "./summary.js";
 import { utf8ByteLength } from "./utf8.js";
 import { isUuidV7 } from "./uuid7.js";
@@ -61,7 +62,9 @@ export interface ParseOptions {
  * - `summary` — non-blank string with no control character other than TAB and LF
  *   (`invalid_field`; see `findControlCharacter`); see `resolveSummary` for its notes;
  * - any other key — `unknown_key` with the nearest known key or none, kept in `unknownKeys`;
- * - the body — `empty_body` when blank; `no_contract` note when the contract is empty.
+ * - the body — `empty_body` when blank; `placeholder_text` when a placeholder sentence of
+ *   `lore new` is left in it (see `placeholder-text.ts`); `no_contract` note when the
+ *   contract is empty.
  *
  * A known key written with no value (`links:`) reads as absent, except `id` (`missing_id`).
  *
@@ -90,6 +93,13 @@ export function parseEntry(input: Uint8Array | string, opts: ParseOptions): Pars
   const report = (code: DiagnosticCode, details: DiagnosticDetails) =>
     diagnostics.push(makeDiagnostic(code, path === undefined ? details : { ...details, path }));
   if (parts.body === "") report("empty_body", { line: parts.bodyLine });
+  const placeholder = findPlaceholder(parts.body);
+  if (placeholder !== undefined) {
+    report("placeholder_text", {
+      line: parts.bodyLine + placeholder.line,
+      params: { text: placeholder.text },
+    });
+  }
   if (frontmatter === undefined) return finish(opts.mode, diagnostics);
 
   const locator = createFrontmatterLocator(parts.yaml);

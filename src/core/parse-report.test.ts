@@ -27,12 +27,14 @@ describe("formatReport", () => {
       "k/p1.md:3:1: mechanism “on_path” is not known to this version; the entry is unreachable until it is (contract[0].mechanism) [unknown_mechanism]",
       "k/p2.md:3:1: mechanism “on_path” is not known to this version; the entry is unreachable until it is (contract[0].mechanism) [unknown_mechanism]",
       "k/p3.md:3:1: mechanism “on_path” is not known to this version; the entry is unreachable until it is (contract[0].mechanism) [unknown_mechanism]",
-      "k/bad.md:2:1: “nope” is not a UUIDv7 (id) [invalid_id]",
+      "k/bad.md:2:1: “nope” is not a UUIDv7; print a fresh one with `lore id` (id) [invalid_id]",
       "3 entries need mechanism “on_path”, which this version does not know",
     ]);
     const ru = formatReport(batch, "ru");
     expect(ru.at(-1)).toBe("3 записи требуют механизм „on_path“, которого эта версия не умеет");
-    expect(ru[3]).toBe("k/bad.md:2:1: «nope» — не UUIDv7 (id) [invalid_id]");
+    expect(ru[3]).toBe(
+      "k/bad.md:2:1: «nope» — не UUIDv7; новый выдаст `lore id` (id) [invalid_id]",
+    );
   });
 
   it("filters by severity and fills a missing path", () => {

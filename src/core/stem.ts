@@ -30,7 +30,14 @@
  * spelling keep that rare in practice. Not folded: stems that change inside the word
  * (`беру` / `брать`, `иду` / `идти`, `могу` / `мочь`, `пеку` / `печь`).
  */
-import snowball from "snowball-stemmers";
+// biome-ignore lint/style/noRestrictedImports: module loading, not I/O (see below).
+import { createRequire } from "node:module";
+
+// Loaded with require, not `import`: an ESM import of this 850 KB CommonJS file first scans
+// it for named exports (cjs-module-lexer), ~60 ms of CPU on every one-shot `lore recall`.
+const snowball = createRequire(import.meta.url)(
+  "snowball-stemmers",
+) as typeof import("snowball-stemmers").default;
 
 const russian = snowball.newStemmer("russian");
 const english = snowball.newStemmer("english");

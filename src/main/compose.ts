@@ -1,37 +1,32 @@
 import { existsSync, mkdirSync, realpathSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { type GitCliRepo, openGitRepo } from "../adapters/git-cli/git-cli-repo.js";
+import type { GitCliRepo } from "../adapters/git-cli/git-cli-repo.js";
 import { indexSummary } from "../cli/index-summary.js";
 import type { ParseResult } from "../core/entry.js";
 import { wikiRepoName } from "../core/hit-source.js";
 import type { KnowledgeRoot } from "../core/knowledge-roots.js";
 import type { Lang } from "../core/localized-text.js";
 import { fromSqliteError, isLoreError } from "../core/lore-error.js";
-import { parseEntry } from "../core/parse-entry.js";
 import { resolveRoot } from "../core/root-resolution.js";
 import { type EntryIndex, openIndex } from "../index/entry-index.js";
 import type { FederationPort } from "../mcp/federation-port.js";
 import type { KnowledgePort, RecallArgs } from "../mcp/knowledge-port.js";
 import type { ToolNames } from "../mcp/tool-names.js";
 import { type EntryView, getEntry } from "../services/get-entry.js";
-import { indexFolder } from "../services/index-folder.js";
 import type { IndexProgress, IndexReport } from "../services/index-knowledge.js";
-import { indexRepository } from "../services/index-repo.js";
-import { indexRoots, type RootIndexRun } from "../services/index-roots.js";
-import {
-  type ReadFileAnswer,
-  type ReadFileInput,
-  readKnowledgeFile,
-  type WriteFileAnswer,
-  type WriteFileInput,
-  writeKnowledgeFile,
+import type { RootIndexRun } from "../services/index-roots.js";
+import type {
+  ReadFileAnswer,
+  ReadFileInput,
+  WriteFileAnswer,
+  WriteFileInput,
 } from "../services/knowledge-files.js";
 import { type RecallAnswer, recall } from "../services/recall.js";
 import { recallInRoot, withRoots } from "../services/recall-roots.js";
-import { indexProjectWiki, type WikiIndexRun, wikiFingerprint } from "../services/recall-wiki.js";
-import { type RootsStatusAnswer, rootsStatus } from "../services/roots-status.js";
-import { type RouteContextAnswer, routeContext } from "../services/route-context.js";
-import { federationFromSettings } from "./compose-federation.js";
+import type { WikiIndexRun } from "../services/recall-wiki.js";
+import type { RootsStatusAnswer } from "../services/roots-status.js";
+import type { RouteContextAnswer } from "../services/route-context.js";
+import { lazyFederation } from "./lazy-federation.js";
 import type { LoreSettings } from "./load-config.js";
 
 /** Options of {@link composeLore}. */
@@ -105,8 +100,8 @@ export interface Lore {
   status(): Promise<RootsStatusAnswer>;
   /** The whole entry with the configured user (counts a read). */
   open(id: string): EntryView;
-  /** Strict parse of a text as an entry file. */
-  check(text: string, path?: string): ParseResult;
+  /** Strict parse of a text as an entry file (the parser loads at the first call). */
+  check(text: string, path?: string): Promise<ParseResult>;
   /**
    * The MCP tools' port; `ready` is what the tools await (start-up indexing). With
    * `remote: true` (`lore serve`) a `knowledge_path` is accepted only when it is one of
@@ -164,17 +159,23 @@ export async function composeLore(
     settings,
     index: indexTarget,
     roots,
-    indexRoots: () => indexRoots(index, roots),
+    indexRoots: async () => (await import("../services/index-roots.js")).indexRoots(index, roots),
     async indexWiki(options = {}) {
+      const { indexProjectWiki, wikiFingerprint } = await import("../services/recall-wiki.js");
       const fingerprint = await wikiFingerprint(projectDir);
       if (options.ifChanged === true && fingerprint === wikiSeen) return undefined;
       wikiSeen = fingerprint;
       return indexProjectWiki(index, projectDir);
     },
-    readFile: (input, options) => readKnowledgeFile(rootsCtx(options), input),
-    writeFile: (input, options) => writeKnowledgeFile(rootsCtx(options), input),
-    routeContext: (query) => routeContext(rootsCtx(), query),
-    status: () => rootsStatus(roots, lang),
+    // The code of the roots' file, routing and status tools is loaded at its first use, so
+    // that a one-shot command (`lore recall`) does not load it.
+    readFile: async (input, options) =>
+      (await import("../services/knowledge-files.js")).readKnowledgeFile(rootsCtx(options), input),
+    writeFile: async (input, options) =>
+      (await import("../services/knowledge-files.js")).writeKnowledgeFile(rootsCtx(options), input),
+    routeContext: async (query) =>
+      (await import("../services/route-context.js")).routeContext(rootsCtx(), query),
+    status: async () => (await import("../services/roots-status.js")).rootsStatus(roots, lang),
     async indexAll(targets) {
       for (const target of targets) {
         try {
@@ -196,8 +197,12 @@ export async function composeLore(
       return recallInRoot(index, { ...args, user, root: root.id });
     },
     open: (id) => getEntry(index, id, user),
-    check: (text, path) =>
-      parseEntry(text, path === undefined ? { mode: "strict" } : { mode: "strict", path }),
+    // The entry parser (and YAML) loads when a text is checked, not for `lore recall`.
+    check: async (text, path) =>
+      (await import("../core/parse-entry.js")).parseEntry(
+        text,
+        path === undefined ? { mode: "strict" } : { mode: "strict", path },
+      ),
     port(ready = Promise.resolve(), options = {}) {
       return {
         ready,
@@ -215,7 +220,7 @@ export async function composeLore(
         status: lore.status,
       };
     },
-    federation: (names) => federationFromSettings(settings, names),
+    federation: (names) => lazyFederation(settings, names),
     async close() {
       if (closed) return;
       closed = true;
@@ -266,6 +271,10 @@ async function indexPath(
     lang: deps.lang,
     ...(opts.onProgress === undefined ? {} : { onProgress: opts.onProgress }),
   };
+  // Indexing code (git, the batch parser) is loaded when an index runs, not by `lore recall`.
+  const { indexFolder } = await import("../services/index-folder.js");
+  const { indexRepository } = await import("../services/index-repo.js");
+  const { openGitRepo } = await import("../adapters/git-cli/git-cli-repo.js");
   const fromFolder = async (dir: string): Promise<IndexRun> => ({
     ...(await indexFolder({ ...common, dir, repoName: dir })),
     target: dir,

@@ -82,6 +82,8 @@ export interface LoreSettings {
    * `$XDG_STATE_HOME/lore/locks` (default `~/.local/state/lore/locks`).
    */
   lockDir?: string;
+  /** `[mcp] tool_names`: how the MCP tools are named; absent when not configured (underscore). */
+  toolNames?: "underscore" | "dotted" | "seed";
 }
 
 /** Options of {@link loadSettings}. */
@@ -229,6 +231,7 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoreSettings {
   settings.machine = file.machine ?? safeHostname();
   settings.projectDir = resolve(cwd);
   settings.lockDir = lockHome(env);
+  if (file.mcp?.tool_names !== undefined) settings.toolNames = file.mcp.tool_names;
   return settings;
 }
 

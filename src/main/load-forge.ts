@@ -2,8 +2,6 @@ import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
-import { GiteaForge } from "../adapters/gitea/gitea-forge.js";
-import { LocalForge } from "../adapters/local-forge/local-forge.js";
 import type { ConfigFile } from "../core/config.js";
 import { LoreError } from "../core/lore-error.js";
 import type { Backend } from "../ports/forge.js";
@@ -110,6 +108,8 @@ export async function createConfiguredForge(
       options.base,
       config.root.startsWith("~/") ? join(home, config.root.slice(2)) : config.root,
     );
+    // The adapters load when a forge is built, not with the configuration reader.
+    const { LocalForge } = await import("../adapters/local-forge/local-forge.js");
     return { forge: new LocalForge({ root }), owner: "local", where: root };
   }
   if (config.url === undefined)
@@ -125,6 +125,7 @@ export async function createConfiguredForge(
       reason: `the Gitea token is missing: write [gitea] token = "…" to ${options.authPath ?? authFilePath(options.env)} (chmod 600)`,
       reason_ru: `нет токена Gitea: запишите [gitea] token = "…" в ${options.authPath ?? authFilePath(options.env)} (chmod 600)`,
     });
+  const { GiteaForge } = await import("../adapters/gitea/gitea-forge.js");
   const forge = new GiteaForge({ url: config.url, token: auth.token });
   return { forge, owner: config.user ?? (await forge.currentUser()), where: config.url };
 }

@@ -156,10 +156,22 @@ describe("knowledge_recall", () => {
       name: "knowledge_recall",
       arguments: { query: "релиз", limit: 0 },
     });
+    // Every refusal has the documented shape, schema refusals too (not `MCP error -32602`).
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain("[invalid_limit] `limit` must be a whole number from 1 to 50");
+    expect(textOf(result)).not.toContain("-32602");
+    expect(JSON.parse(textOf(result))).toEqual({
+      error: {
+        code: "invalid_limit",
+        message: "`limit` must be a whole number from 1 to 50; leave it out for 10",
+        next: "Pass `limit` as a whole number in the range the message gives, or leave it out.",
+        data: { argument: "limit" },
+      },
+    });
     const typed = await client.callTool({ name: "knowledge_open", arguments: { id: 5 } });
-    expect(textOf(typed)).toContain("[invalid_input] `id` must be an entry id string");
+    const error = JSON.parse(textOf(typed)).error;
+    expect(error.code).toBe("invalid_input");
+    expect(error.message).toBe("invalid input: `id` must be an entry id string");
+    expect(error.next).toBe("Fix the arguments as the message says and call again.");
     await client.close();
   });
 });
@@ -240,6 +252,118 @@ describe("knowledge_check", () => {
     expect(unknown.map((d) => d.line)).toEqual([3, 4]);
     expect(unknown[0]?.message).toContain("“summary”");
     expect(unknown[1]?.message).toContain("“links”");
+    await client.close();
+  });
+});
+
+describe("strict tool inputs (seed 001: ask_projects' schema has additionalProperties: false)", () => {
+  it("lists every input schema with additionalProperties: false", async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    for (const tool of tools) expect(tool.inputSchema.additionalProperties).toBe(false);
+    await client.close();
+  });
+
+  it("refuses `limt: 3` naming the argument and the nearest known one, instead of the default 5", async () => {
+    const client = await connect();
+    const result = await client.callTool({
+      name: "knowledge_recall",
+      arguments: { query: "релиз", limt: 3 },
+    });
+    expect(result.isError).toBe(true);
+    expect(JSON.parse(textOf(result))).toEqual({
+      error: {
+        code: "invalid_input",
+        message: "invalid input: unknown argument “limt”, the nearest known is “limit”",
+        next: "Fix the arguments as the message says and call again.",
+        data: { argument: "limt", nearest: "limit" },
+      },
+    });
+    await client.close();
+  });
+
+  it("says in Russian with the seed's quotes: аргумент „limt“ не известен, ближайший известный — „limit“", async () => {
+    const client = await connect({ lang: "ru" });
+    const result = await client.callTool({
+      name: "knowledge_recall",
+      arguments: { query: "релиз", limt: 3 },
+    });
+    expect(JSON.parse(textOf(result)).error.message).toBe(
+      "неверный ввод: аргумент „limt“ не известен, ближайший известный — „limit“",
+    );
+    const ranged = await client.callTool({
+      name: "knowledge_recall",
+      arguments: { query: "релиз", limit: 0 },
+    });
+    expect(JSON.parse(textOf(ranged)).error.message).toBe("„limit“ должен быть не меньше 1");
+    await client.close();
+  });
+
+  it("refuses an argument a tool without arguments does not take", async () => {
+    const client = await connect();
+    const result = await client.callTool({
+      name: "knowledge_status",
+      arguments: { verbose: true },
+    });
+    const error = JSON.parse(textOf(result)).error;
+    expect(error.code).toBe("invalid_input");
+    expect(error.message).toBe(
+      "invalid input: unknown argument “verbose”, and no known one is near it (known: none)",
+    );
+    await client.close();
+  });
+
+  it("refuses an unknown tool in the same shape, naming the nearest tool", async () => {
+    const client = await connect();
+    const result = await client.callTool({ name: "knowledge_recal", arguments: { query: "x" } });
+    expect(result.isError).toBe(true);
+    const error = JSON.parse(textOf(result)).error;
+    expect(error.code).toBe("invalid_input");
+    expect(error.message).toBe(
+      "invalid input: there is no tool “knowledge_recal”; the nearest is “knowledge_recall”",
+    );
+    await client.close();
+  });
+});
+
+describe("the seed naming style", () => {
+  it("exposes seed 003's read_knowledge_file and route_context, the rest dotted, hints naming them", async () => {
+    const client = await connect({ toolNames: "seed" });
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual([
+      "knowledge.recall",
+      "knowledge.open",
+      "knowledge.check",
+      "read_knowledge_file",
+      "knowledge.write_file",
+      "route_context",
+      "knowledge.status",
+    ]);
+    const route = tools.find((t) => t.name === "route_context");
+    expect(route?.description).toContain("Then call read_knowledge_file with `knowledge_root_id`");
+    const recall = tools.find((t) => t.name === "knowledge.recall");
+    expect(recall?.description).toContain(
+      "read those with read_knowledge_file(path, knowledge_root_id=root)",
+    );
+    expect(JSON.stringify(recall?.outputSchema)).toContain("read it with read_knowledge_file.");
+    const missing = await client.callTool({
+      name: "knowledge.open",
+      arguments: { id: "01a00000-0000-7000-8000-000000000001" },
+    });
+    expect(JSON.parse(textOf(missing)).error.next).toBe(
+      "The id is unknown (the entry may have been deleted); call knowledge.recall to find current ids.",
+    );
+    await client.close();
+  });
+
+  it("the unknown-key message of seed 004, to the letter: ключ „on_trigers“ не известен, ближайший известный — „contract“", async () => {
+    const client = await connect({ lang: "ru" });
+    const text = `---\nid: ${ROLLBACK_ID}\non_trigers: [x]\n---\n\nBody.\n`;
+    const result = await client.callTool({ name: "knowledge_check", arguments: { text } });
+    const answer = result.structuredContent as { diagnostics: { code: string; message: string }[] };
+    expect(answer.diagnostics.find((d) => d.code === "unknown_key")?.message).toBe(
+      "ключ „on_trigers“ не известен, ближайший известный — „contract“",
+    );
     await client.close();
   });
 });

@@ -1,8 +1,9 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Lang } from "../core/localized-text.js";
 import type { FederationPort } from "./federation-port.js";
-import { registerFederationTools } from "./federation-tools.js";
+import { type FederationFeatures, registerFederationTools } from "./federation-tools.js";
 import type { KnowledgePort } from "./knowledge-port.js";
+import { installStrictToolCalls } from "./strict-tool-calls.js";
 import { type ToolNameStyle, toolNames } from "./tool-names.js";
 import { registerCheckTool } from "./tools/check-entry.js";
 import { registerOpenTool } from "./tools/open-entry.js";
@@ -21,16 +22,23 @@ export interface McpServerOptions {
   /** The version reported in `initialize`. Default: `0.0.0`. */
   version?: string;
   /**
-   * The federation tools' port (issue 4: shared wiki, ask_projects, get_from, ingest,
+   * The federation tools' port (seeds 000/001: shared wiki, ask_projects, get_from, ingest,
    * promote, tasks, sync). Default: none — those tools are not listed.
    */
   federation?: FederationPort;
+  /**
+   * What the federation can reach; only the tools that can work are listed (see
+   * `registerFederationTools`). Default: a forge and the shared wiki (all ten listed).
+   */
+  federationFeatures?: FederationFeatures;
 }
 
 /**
- * Builds Lore's MCP server with its tools — recall, open, check — without a transport
+ * Builds Lore's MCP server with its tools — recall, open, check, the knowledge-root tools
+ * and, with a federation port, the federation tools that can work — without a transport
  * (STYLE.md habit 2): `lore mcp` connects it to stdio, `lore serve` to Streamable HTTP, the
- * tests to an in-memory pair. Issue 2 §5.
+ * tests to an in-memory pair. Every tool's input is strict and every refusal comes back in
+ * the documented error shape (see `installStrictToolCalls`).
  *
  * @param port - what the tools call (see {@link KnowledgePort}).
  * @param options - see {@link McpServerOptions}.
@@ -51,15 +59,36 @@ export function createMcpServer(port: KnowledgePort, options: McpServerOptions =
         `${names.readFile} / ${names.writeFile} (primary only), ${names.status}.`,
     },
   );
+  const byName = recordTools(server);
   registerRecallTool(server, port, names, lang);
   registerOpenTool(server, port, names, lang);
   registerCheckTool(server, port, names, lang);
-  // Knowledge roots (issue 3, seed 003).
+  // Knowledge roots (seed 003).
   registerReadFileTool(server, port, names, lang);
   registerWriteFileTool(server, port, names, lang);
   registerRouteContextTool(server, port, names, lang);
   registerStatusTool(server, port, names, lang);
-  // Project wikis and federation (issue 4, seeds 000/001).
-  if (options.federation) registerFederationTools(server, options.federation, names, lang);
+  // Project wikis and federation (seeds 000/001): only the tools that can work.
+  if (options.federation) {
+    const features = options.federationFeatures ?? { forge: true, sharedWiki: true };
+    registerFederationTools(server, options.federation, names, lang, features);
+  }
+  installStrictToolCalls(server, byName, names, lang);
   return server;
+}
+
+/**
+ * Records every tool registered on `server` from now on, by its exposed name (the SDK keeps
+ * its own table private): the table `installStrictToolCalls` answers calls from.
+ */
+function recordTools(server: McpServer): Map<string, RegisteredTool> {
+  const tools = new Map<string, RegisteredTool>();
+  const register = server.registerTool.bind(server) as (...args: unknown[]) => RegisteredTool;
+  // The SDK's registerTool is generic over the schemas; the wrapper only passes them on.
+  server.registerTool = ((name: string, ...rest: unknown[]) => {
+    const tool = register(name, ...rest);
+    tools.set(name, tool);
+    return tool;
+  }) as typeof server.registerTool;
+  return tools;
 }

@@ -9,7 +9,7 @@ import type { PromoteResult, PromoteSuggestion } from "../services/promote-page.
 import type { WikiPage, WikiSearchAnswer, WikiSearchInput } from "../services/wiki-search.js";
 
 /**
- * What the federation tools need (issue 4 "Tools"; seeds 000/001): the shared wiki, other
+ * What the federation tools need (seeds 000/001): the shared wiki, other
  * projects through the forge and the sync cache, the current project's wiki, tasks.
  * `main/compose-federation.ts` binds it to the configured forge, cache and folders.
  *

@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Lang } from "../core/localized-text.js";
 import type { FederationPort } from "./federation-port.js";
 import type { ToolNames } from "./tool-names.js";
@@ -13,32 +13,53 @@ import { registerSearchWikiTool } from "./tools/search-wiki.js";
 import { registerSuggestPromoteTool } from "./tools/suggest-promote.js";
 import { registerSyncTool } from "./tools/sync-projects.js";
 
+/** What the federation can reach: a forge (`[forge]`), the shared wiki (`[wiki] shared`). */
+export interface FederationFeatures {
+  forge: boolean;
+  sharedWiki: boolean;
+}
+
 /**
- * Registers the federation tools (issue 4 "Tools"; seeds 000/001), in this order:
- * `knowledge.search`, `knowledge.get`, `knowledge.ask_projects`, `knowledge.get_from`,
- * `knowledge.ingest`, `knowledge.suggest_promote`, `knowledge.promote`, `tasks.create`,
- * `projects.sync`, `projects.status` (spelled as `names` says). Each answers the
- * `federation_disabled` error when what it needs is not configured.
+ * Registers the federation tools (seeds 000/001) that can work with what is configured,
+ * in this order (spelled as `names` says):
+ * - with the shared wiki: `knowledge.search`, `knowledge.get`;
+ * - with a forge: `knowledge.ask_projects`, `knowledge.get_from`;
+ * - with either: `knowledge.ingest` (this project's wiki; another's through the forge);
+ * - with the shared wiki: `knowledge.suggest_promote`, `knowledge.promote`;
+ * - with a forge: `tasks.create`, `projects.sync`, `projects.status`.
+ * With neither none is listed: a tool that can only answer `federation_disabled` costs
+ * every agent context for nothing. A registered tool still answers `federation_disabled`
+ * when a part it needs fails later (e.g. the forge's token).
  *
  * @param server - the MCP server.
  * @param port - the federation port.
  * @param names - the exposed tool names.
  * @param lang - the language of error messages.
+ * @param features - what is configured. Default: everything (every tool listed).
+ * @returns the registered tools, in order.
  */
 export function registerFederationTools(
   server: McpServer,
   port: FederationPort,
   names: ToolNames,
   lang: Lang,
-): void {
-  registerSearchWikiTool(server, port, names, lang);
-  registerGetWikiPageTool(server, port, names, lang);
-  registerAskProjectsTool(server, port, names, lang);
-  registerGetFromTool(server, port, names, lang);
-  registerIngestTool(server, port, names, lang);
-  registerSuggestPromoteTool(server, port, names, lang);
-  registerPromoteTool(server, port, names, lang);
-  registerCreateTaskTool(server, port, names, lang);
-  registerSyncTool(server, port, names, lang);
-  registerProjectsStatusTool(server, port, names, lang);
+  features: FederationFeatures = { forge: true, sharedWiki: true },
+): RegisteredTool[] {
+  const { forge, sharedWiki } = features;
+  type Register = typeof registerSearchWikiTool;
+  const plan: [boolean, Register][] = [
+    [sharedWiki, registerSearchWikiTool],
+    [sharedWiki, registerGetWikiPageTool],
+    [forge, registerAskProjectsTool],
+    [forge, registerGetFromTool],
+    [forge || sharedWiki, registerIngestTool],
+    [sharedWiki, registerSuggestPromoteTool],
+    [sharedWiki, registerPromoteTool],
+    [forge, registerCreateTaskTool],
+    [forge, registerSyncTool],
+    [forge, registerProjectsStatusTool],
+  ];
+  return plan
+    .filter(([wanted]) => wanted)
+    .map(([, register]) => register(server, port, names, lang));
 }

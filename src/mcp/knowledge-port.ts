@@ -10,13 +10,13 @@ import type { RecallAnswer } from "../services/recall.js";
 import type { RootsStatusAnswer } from "../services/roots-status.js";
 import type { RouteContextAnswer } from "../services/route-context.js";
 
-/** Arguments of a recall, as the tool receives them (issue 2 §4). */
+/** Arguments of a recall, as the tool receives them. */
 export interface RecallArgs {
   query?: string;
   tool?: string;
   limit?: number;
   cursor?: string;
-  /** Only the notes of this knowledge root (issue 3); case-insensitive. */
+  /** Only the notes of this knowledge root; case-insensitive. */
   knowledge_root_id?: string;
 }
 
@@ -41,21 +41,21 @@ export interface KnowledgePort {
    * @throws LoreError `entry_not_found`.
    */
   open(id: string): Promise<EntryView> | EntryView;
-  /** Strict parse of a text as an entry file (pure). */
-  check(text: string, path?: string): ParseResult;
+  /** Strict parse of a text as an entry file (pure; the parser may load at the first call). */
+  check(text: string, path?: string): Promise<ParseResult> | ParseResult;
   /**
-   * Reads a file of a knowledge root (issue 3).
+   * Reads a file of a knowledge root.
    * @throws LoreError `root_args_conflict`, `unknown_root`, `no_primary_root`,
    *   `root_not_configured`, `path_outside_root`, `root_missing`, `path_not_found`.
    */
   readFile(input: ReadFileInput): Promise<ReadFileAnswer>;
   /**
-   * Writes a file of the primary root (issue 3).
+   * Writes a file of the primary root.
    * @throws LoreError `read_only_root`, `file_exists`, `path_outside_root`, and as readFile.
    */
   writeFile(input: WriteFileInput): Promise<WriteFileAnswer>;
-  /** Hot sections and the roots overlay for a query (issue 3). @throws `empty_query`, `no_primary_root`. */
+  /** Hot sections and the roots overlay for a query. @throws `empty_query`, `no_primary_root`. */
   routeContext(query: string): Promise<RouteContextAnswer>;
-  /** The roots with their state (issue 3). */
+  /** The roots with their state. */
   status(): Promise<RootsStatusAnswer>;
 }

@@ -1,9 +1,9 @@
 /**
- * `lore import <folder>`: turns a folder of real agent-knowledge files into Lore entry
- * files (issue 2, section 7 "Real input"; the rule is in `core/import-rule.ts`).
+ * `lore import <file|folder>`: turns real agent-knowledge files into Lore entry files (the
+ * rule is in `core/import-rule.ts`).
  */
 import { lstat, mkdir, readdir, readFile, realpath, writeFile } from "node:fs/promises";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import {
   IMPORT_MAX_PARTS,
   IMPORT_PART_BYTES,
@@ -15,10 +15,14 @@ import { type ImportSkipCode, makeImportSkip } from "../core/import-rule-skip.js
 import { type ImportVocabulary, importVocabulary } from "../core/import-rule-words.js";
 import type { Lang } from "../core/localized-text.js";
 import { LoreError } from "../core/lore-error.js";
+import { parseEntry } from "../core/parse-entry.js";
 
 /** Options of {@link importFolder}. */
 export interface ImportFolderOptions {
-  /** The folder to read (walked recursively; `.git` folders and `to` are left out). */
+  /**
+   * The file to import, or the folder to read (walked recursively; `.git` folders, Lore's
+   * own `.gitriver/knowledge/` folders and `to` are left out).
+   */
   from: string;
   /** The folder the entry files are written to (made when missing), e.g.
    * `<repo>/.gitriver/knowledge/imported`. */
@@ -74,19 +78,27 @@ const MAX_STUB_BYTES = 512;
  * Symbolic links are never followed (skipped `symlink`); a small one-line file whose text
  * names another regular file inside `from` (a symlink stored as text, as git checkouts
  * without symlink support write it) is skipped `link_stub`; other files are skipped
- * `not_knowledge`, `too_large` (over 3 MB, unread), `unreadable`, or by the import rule.
+ * `not_knowledge`, `too_large` (over 3 MB, unread), `unreadable`, `already_entry` (the
+ * file already parses as a Lore entry: importing it again would make an entry of an entry),
+ * or by the import rule. A `from` that is a file is imported alone (its path in the report
+ * is its name).
  *
  * @param options - see {@link ImportFolderOptions}.
  * @returns the report: imported files with their ids, skipped files with reasons, files written.
- * @throws LoreError `path_not_found` when `from` is missing or not a folder; `file_exists`
- *   when an entry file already exists in `to` (ids are fresh, so this means a broken minter).
+ * @throws LoreError `path_not_found` when `from` is missing; `invalid_input` when it is
+ *   neither a file nor a folder; `file_exists` when an entry file already exists in `to`
+ *   (ids are fresh, so this means a broken minter).
  */
 export async function importFolder(options: ImportFolderOptions): Promise<ImportReport> {
   const lang = options.lang ?? "en";
-  const from = await realFolder(options.from);
+  const source = await realSource(options.from);
   await mkdir(options.to, { recursive: true });
   const to = await realpath(resolve(options.to));
-  const files = await walk(from, from, to);
+  const from = source.folder;
+  const files =
+    source.file === undefined
+      ? await walk(from, from, to)
+      : [{ path: source.file, absolute: join(from, source.file), symlink: false }];
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const report: ImportReport = { imported: [], skipped: [], written: [] };
   const skip = (path: string, code: ImportSkipCode, params: Record<string, string | number>) => {
@@ -145,6 +157,8 @@ async function importOne(
   }
   const target = await linkStubTarget(bytes, file.absolute, from);
   if (target !== undefined) return skip(file.path, "link_stub", { target });
+  const asEntry = parseEntry(bytes, { mode: "lenient" }).value;
+  if (asEntry !== undefined) return skip(file.path, "already_entry", { id: asEntry.entry.id });
   const outcome = importRule({ path: file.path, bytes }, run.mintId, run.vocabulary);
   if (outcome.skip) return skip(file.path, outcome.skip.code, outcome.skip.params);
   const ids: string[] = [];
@@ -164,17 +178,28 @@ async function importOne(
   report.imported.push({ path: file.path, ids });
 }
 
-async function realFolder(path: string): Promise<string> {
+/** The folder to read, and the file's name in it when `path` names one file. */
+async function realSource(path: string): Promise<{ folder: string; file?: string }> {
+  let real: string;
+  let info: Awaited<ReturnType<typeof lstat>>;
   try {
-    const real = await realpath(path);
-    if ((await lstat(real)).isDirectory()) return real;
+    real = await realpath(path);
+    info = await lstat(real);
   } catch (error) {
     throw new LoreError("path_not_found", { path }, { cause: error });
   }
-  throw new LoreError("path_not_found", { path });
+  if (info.isDirectory()) return { folder: real };
+  if (info.isFile()) return { folder: dirname(real), file: basename(real) };
+  throw new LoreError("invalid_input", {
+    reason: `${path} is neither a file nor a folder; lore import takes a file or a folder`,
+    reason_ru: `${path} — не файл и не папка; lore import принимает файл или папку`,
+  });
 }
 
-/** Lists files and symlinks under `dir`, leaving out `.git` folders and the `to` folder. */
+/**
+ * Lists files and symlinks under `dir`, leaving out `.git` folders, Lore's own
+ * `.gitriver/knowledge/` folders (they hold entries already) and the `to` folder.
+ */
 async function walk(dir: string, root: string, to: string): Promise<FoundFile[]> {
   const found: FoundFile[] = [];
   const entries = await readdir(dir, { withFileTypes: true });
@@ -184,6 +209,7 @@ async function walk(dir: string, root: string, to: string): Promise<FoundFile[]>
     if (entry.isSymbolicLink()) found.push({ path, absolute, symlink: true });
     else if (entry.isDirectory()) {
       if (entry.name === ".git" || absolute === to) continue;
+      if (entry.name === "knowledge" && basename(dir) === ".gitriver") continue;
       found.push(...(await walk(absolute, root, to)));
     } else if (entry.isFile()) found.push({ path, absolute, symlink: false });
   }

@@ -98,17 +98,7 @@ describe("lore mcp over stdio", () => {
         "knowledge.write_file",
         "knowledge.route_context",
         "knowledge.status",
-        // Issue 4: the federation tools (answering `federation_disabled` when not configured).
-        "knowledge.search",
-        "knowledge.get",
-        "knowledge.ask_projects",
-        "knowledge.get_from",
-        "knowledge.ingest",
-        "knowledge.suggest_promote",
-        "knowledge.promote",
-        "tasks.create",
-        "projects.sync",
-        "projects.status",
+        // No forge and no shared wiki configured: none of the federation tools is listed.
       ]);
       const result = await client.callTool({
         name: "knowledge.recall",

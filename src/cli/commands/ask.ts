@@ -30,7 +30,7 @@ export function typesOption(values: string[]): WikiPageType[] | undefined {
 }
 
 /**
- * `lore ask` (seed 000 `knowledge.ask_projects`; issue 4 "CLI"): asks the named projects'
+ * `lore ask` (seed 000 `knowledge.ask_projects`): asks the named projects'
  * wikis, from the synced cache, pages fetched live.
  */
 export const askCommand: Command = {

@@ -17,12 +17,17 @@ import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
 import { displayPath, KNOWLEDGE_DIR, projectRoot } from "../project-root.js";
 
-const USAGE = "lore check [paths…] [--json]";
+const USAGE = "lore check [paths…] [--strict] [--json]";
 
 /** What `lore check` found (its `--json` output). */
 export interface CheckSummary {
-  /** True when no file is *wrong*. */
+  /**
+   * True when no file is *wrong*; with `--strict`, also when nothing is *not understood*
+   * (no unknown key or mechanism).
+   */
   ok: boolean;
+  /** Whether `--strict` was given. */
+  strict: boolean;
   /** Files read. */
   files: number;
   /** Files that parsed into entries. */
@@ -31,6 +36,8 @@ export interface CheckSummary {
   skipped: number;
   /** Entries no contract can surface (unknown key or mechanism). */
   unreachable: number;
+  /** *Not understood* diagnostics (unknown keys and mechanisms); they fail `--strict`. */
+  not_understood: number;
   /** Every diagnostic, with its path. */
   diagnostics: {
     path: string;
@@ -100,12 +107,15 @@ async function collect(paths: readonly string[], badNames: string[] = []): Promi
  *   `file_too_large` without being read.
  * @param badNames - display paths (escaped) of files whose name is not UTF-8: reported
  *   `file_name_not_utf8` without being read.
+ * @param strict - `--strict`: a *not understood* key or mechanism (severity `warning`)
+ *   fails the check too, for a pre-commit hook of a team whose entries are written by hand.
  */
 export function checkFiles(
   files: readonly BatchFile[],
   lang: Lang,
   oversized: readonly { path: string; size: number }[] = [],
   badNames: readonly string[] = [],
+  strict = false,
 ): CheckSummary {
   const entries: BatchEntry[] = [];
   const skipped: BatchSkip[] = oversized.map(({ path, size }) => ({
@@ -143,12 +153,15 @@ export function checkFiles(
     ...entries.flatMap((e) => e.diagnostics.map((d) => ({ path: e.path, d }))),
     ...skipped.flatMap((s) => s.diagnostics.map((d) => ({ path: s.path, d }))),
   ].sort(byPath);
+  const notUnderstood = all.filter(({ d }) => d.severity === "warning").length;
   return {
-    ok: skipped.length === 0,
+    ok: skipped.length === 0 && !(strict && notUnderstood > 0),
+    strict,
     files: files.length + oversized.length + badNames.length,
     entries: entries.length,
     skipped: skipped.length,
     unreachable: entries.filter((e) => !e.parsed.reachable).length,
+    not_understood: notUnderstood,
     diagnostics: all.map(({ path, d }) => {
       const item: CheckSummary["diagnostics"][number] = {
         path: d.path ?? path,
@@ -166,9 +179,15 @@ export function checkFiles(
 }
 
 function summaryLine(s: CheckSummary, lang: Lang): string {
+  const strict =
+    s.strict && s.not_understood > 0
+      ? lang === "ru"
+        ? `; непонятых ключей и механизмов: ${s.not_understood} (--strict: ошибка)`
+        : `; ${s.not_understood} not understood key(s) or mechanism(s) (--strict: failed)`
+      : "";
   return lang === "ru"
-    ? `проверено файлов: ${s.files}; записей: ${s.entries}, недостижимых: ${s.unreachable}, ошибочных (пропускаются): ${s.skipped}`
-    : `checked ${s.files} file(s): ${s.entries} entr${s.entries === 1 ? "y" : "ies"}, ${s.unreachable} unreachable, ${s.skipped} wrong (skipped on indexing)`;
+    ? `проверено файлов: ${s.files}; записей: ${s.entries}, недостижимых: ${s.unreachable}, ошибочных (пропускаются): ${s.skipped}${strict}`
+    : `checked ${s.files} file(s): ${s.entries} entr${s.entries === 1 ? "y" : "ies"}, ${s.unreachable} unreachable, ${s.skipped} wrong (skipped on indexing)${strict}`;
 }
 
 /** `lore check`: the lenient report over files and folders; exit 7 when any file is wrong. */
@@ -184,12 +203,15 @@ export const checkCommand: Command = {
     "repository top.",
     "",
     "Options:",
-    "  --json   print {ok, files, entries, skipped, unreachable, diagnostics, report}",
+    "  --strict also fail on what this version does not understand: an unknown key",
+    "           (a typo such as on_trigers) or mechanism — for pre-commit hooks",
+    "  --json   print {ok, strict, files, entries, skipped, unreachable, diagnostics, report}",
     "",
-    "Exit codes: 0 no wrong file (notes and unreachable entries are fine), 3 a path does not",
-    "exist, 7 some file is wrong (the index would skip it).",
+    "Exit codes: 0 no wrong file (notes and unreachable entries are fine without --strict),",
+    "3 a path does not exist, 7 some file is wrong (the index would skip it), or with",
+    "--strict holds an unknown key or mechanism.",
   ].join("\n"),
-  options: { json: { type: "boolean" } },
+  options: { json: { type: "boolean" }, strict: { type: "boolean" } },
   async run(ctx, args) {
     const named =
       args.positionals.length > 0
@@ -206,7 +228,7 @@ export const checkCommand: Command = {
       else files.push({ path: displayPath(ctx.cwd, path), bytes: await readFile(path) });
     }
     const shownBad = badNames.map((path) => displayPath(ctx.cwd, path));
-    const summary = checkFiles(files, ctx.lang, oversized, shownBad);
+    const summary = checkFiles(files, ctx.lang, oversized, shownBad, flag(args, "strict"));
     if (flag(args, "json")) printJson(ctx.out, summary);
     else {
       for (const line of summary.report) ctx.out(line);

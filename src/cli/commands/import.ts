@@ -6,26 +6,29 @@ import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
 import { displayPath, KNOWLEDGE_DIR, projectRoot } from "../project-root.js";
 
-const USAGE = "lore import <folder> [--out DIR] [--json]";
+const USAGE = "lore import <file|folder> [--out DIR] [--json]";
 
-/** `lore import`: turns a folder of agent-knowledge files into entries (issue 2 §7). */
+/** `lore import`: turns a file or a folder of agent-knowledge files into entries. */
 export const importCommand: Command = {
   name: "import",
-  summary: "turn a folder of rules, skills or notes into entry files",
+  summary: "turn a file or a folder of rules, skills or notes into entry files",
   help: [
     `Usage: ${USAGE}`,
     "",
-    "Reads the markdown files of a folder (Cursor rules, skills, wikis, notes) and writes one",
-    "entry per file (a long file is split into parts): a fresh UUIDv7, origin human, on_query",
-    "words and the summary taken from the file's description, name, title and headings, the",
-    "original path in a Source section at the end of the body. Prints the files written and",
-    "those skipped with the reason.",
+    "Reads one file (lore import CLAUDE.md) or the markdown files of a folder (Cursor rules,",
+    "skills, wikis, notes) and writes one entry per file (a long file is split into parts): a",
+    "fresh UUIDv7, origin human, on_query words and the summary taken from the file's",
+    "description, name, title and headings, the original path in a Source section at the end",
+    "of the body. Lore's own .gitriver/knowledge/ folders are left out, and so is any file",
+    "that already parses as an entry (already_entry). Prints the files written and those",
+    "skipped with the reason.",
     "",
     "Options:",
     "  --out DIR   where to write (default: .gitriver/knowledge/imported at the repository top)",
     "  --json      print {imported, skipped, written}",
     "",
-    "Exit codes: 0 done (skipped files are reported, not fatal), 3 no such folder.",
+    "Exit codes: 0 done (skipped files are reported, not fatal), 2 neither a file nor a",
+    "folder, 3 no such file or folder.",
   ].join("\n"),
   options: { out: { type: "string" }, json: { type: "boolean" } },
   async run(ctx, args) {
@@ -33,8 +36,8 @@ export const importCommand: Command = {
     const from = args.positionals[0];
     if (from === undefined) {
       throw new LoreError("invalid_input", {
-        reason: `a folder is needed; usage: ${USAGE}`,
-        reason_ru: `нужна папка; использование: ${USAGE}`,
+        reason: `a file or a folder is needed; usage: ${USAGE}`,
+        reason_ru: `нужен файл или папка; использование: ${USAGE}`,
       });
     }
     const outOption = stringOption(args, "out");

@@ -5,24 +5,34 @@ import { atMostPositionals, listOption, stringOption } from "../args.js";
 import type { CliContext, Command, CommandArgs } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
 
-const USAGE = "lore mcp [--repo PATH]... [--tool-names=dotted]";
+const USAGE = "lore mcp [--repo PATH]... [--tool-names=underscore|dotted|seed]";
 
 /**
- * Reads `--tool-names`.
+ * The tool name style in use: `--tool-names`, else `[mcp] tool_names` of the
+ * configuration, else `underscore`.
  *
- * @throws LoreError `invalid_input` for a value other than `dotted` or `underscore`.
+ * @throws LoreError `invalid_input` for a `--tool-names` value other than `underscore`,
+ *   `dotted` or `seed`; `config_invalid` from reading the configuration.
  */
-export function toolNameStyleOption(args: CommandArgs): ToolNameStyle {
+export function toolNameStyleOption(ctx: CliContext, args: CommandArgs): ToolNameStyle {
   const raw = stringOption(args, "tool-names");
+  if (raw === undefined) return ctx.settings().toolNames ?? "underscore";
   const style = parseToolNameStyle(raw);
   if (style === undefined) {
     throw new LoreError("invalid_input", {
-      reason: `--tool-names must be dotted or underscore, not “${raw}”`,
-      reason_ru: `--tool-names должен быть dotted или underscore, а не «${raw}»`,
+      reason: `--tool-names must be underscore, dotted or seed, not “${raw}”`,
+      reason_ru: `--tool-names должен быть underscore, dotted или seed, а не «${raw}»`,
     });
   }
   return style;
 }
+
+/** The `--tool-names` lines of the `mcp` and `serve` help. */
+export const TOOL_NAMES_HELP = [
+  "  --tool-names=STYLE  underscore (default: knowledge_recall …), dotted (knowledge.recall …)",
+  "                      or seed (each seed's own names: read_knowledge_file, route_context,",
+  "                      knowledge.ask_projects, tasks.create …); default [mcp] tool_names",
+];
 
 /** The repositories to index at start: `--repo` values, else the configured ones. */
 export function startRepos(ctx: CliContext, args: CommandArgs): string[] {
@@ -54,22 +64,32 @@ export const mcpCommand: Command = {
   help: [
     `Usage: ${USAGE}`,
     "",
-    "Runs the MCP server on stdin/stdout with the tools knowledge_recall, knowledge_open and",
-    "knowledge_check. At start it indexes the repositories incrementally — the --repo paths,",
-    "else [index] repos of the configuration, else the current folder when it holds",
-    ".gitriver/knowledge/ — and the tools answer once that is done. Stdout carries only the",
-    "protocol; logs and parse diagnostics go to stderr.",
+    "Runs the MCP server on stdin/stdout. At start it indexes the repositories",
+    "incrementally — the --repo paths, else [index] repos of the configuration, else the",
+    "current folder when it holds .gitriver/knowledge/ — and the tools answer once that is",
+    "done. Stdout carries only the protocol; logs and parse diagnostics go to stderr.",
+    "",
+    "Tools (underscore names):",
+    "  entries          knowledge_recall, knowledge_open, knowledge_check",
+    "  knowledge roots  knowledge_read_file, knowledge_write_file, knowledge_route_context,",
+    "                   knowledge_status",
+    "  with [wiki] shared: knowledge_search, knowledge_get, knowledge_suggest_promote,",
+    "                   knowledge_promote",
+    "  with [forge]:    knowledge_ask_projects, knowledge_get_from, tasks_create,",
+    "                   projects_sync, projects_status",
+    "  with either:     knowledge_ingest",
+    "Tools whose forge or shared wiki is not configured are not listed.",
     "",
     "Options:",
     "  --repo PATH         a repository or folder to index at start (repeatable)",
-    "  --tool-names=dotted expose knowledge.recall etc. (default: knowledge_recall etc.)",
+    ...TOOL_NAMES_HELP,
     "",
     "Exit codes: 0 after the client disconnects, 2 bad option or configuration.",
   ].join("\n"),
   options: { repo: { type: "string", multiple: true }, "tool-names": { type: "string" } },
   async run(ctx, args) {
     atMostPositionals(args, 0, USAGE);
-    const style = toolNameStyleOption(args);
+    const style = toolNameStyleOption(ctx, args);
     const repos = startRepos(ctx, args);
     const lore = await ctx.openLore();
     // Loaded on demand so that other commands start without the MCP SDK.
@@ -77,12 +97,14 @@ export const mcpCommand: Command = {
     const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
     const ready = lore.indexAll(repos);
     const { toolNames } = await import("../../mcp/tool-names.js");
+    const { federationFeatures } = await import("../../main/lazy-federation.js");
     const server = createMcpServer(lore.port(ready), {
       toolNames: style,
       lang: ctx.lang,
       version: ctx.version,
-      // Issue 4: the federation tools, answering `federation_disabled` when not configured.
+      // Only the federation tools whose forge or shared wiki is configured are listed.
       federation: lore.federation(toolNames(style)),
+      federationFeatures: federationFeatures(ctx.settings()),
     });
     const closed = new Promise<void>((done) => {
       process.stdin.once("end", () => done());

@@ -5,6 +5,7 @@ import type { ContractClause, Entry, Origin } from "../../core/entry.js";
 import { formatEntry } from "../../core/format-entry.js";
 import { isLoreError, LoreError } from "../../core/lore-error.js";
 import { parseEntry } from "../../core/parse-entry.js";
+import { PLACEHOLDER_DETAIL, PLACEHOLDER_SUMMARY } from "../../core/placeholder-text.js";
 import { mintEntryId } from "../../services/mint-entry-id.js";
 import { atMostPositionals, listOption, stringOption } from "../args.js";
 import type { Command } from "../command.js";
@@ -45,11 +46,11 @@ export async function writeNewEntry(input: NewEntryInput): Promise<{ path: strin
   }
   for (const name of input.tools ?? []) contract.push({ mechanism: "on_tool", params: { name } });
   const title = input.title?.trim() ?? "";
-  const first =
-    title || "Replace this line with the first complete thought — agents see it as the summary.";
+  const first = title || PLACEHOLDER_SUMMARY;
   const given = input.body?.trim();
   // The title is always the first paragraph (the summary), a given body follows it.
-  const rest = given ?? "Then say why it is so, what to try, and when it does not work.";
+  // With a title and no body the entry is the title alone: no placeholder to forget.
+  const rest = given ?? (title ? "" : PLACEHOLDER_DETAIL);
   const body =
     given === undefined || title ? `${[first, rest].filter(Boolean).join("\n\n")}\n` : `${given}\n`;
   const entry: Entry = {
@@ -63,11 +64,16 @@ export async function writeNewEntry(input: NewEntryInput): Promise<{ path: strin
   const text = formatEntry(entry);
   const path = join(resolve(input.dir), `${entry.id}.md`);
   const checked = parseEntry(text, { mode: "strict", path });
-  if (!checked.value) {
+  // The placeholder is written on purpose, for the author to replace (`lore check` fails
+  // until then); any other problem refuses the file.
+  const problems = checked.diagnostics.filter(
+    (d) => d.severity !== "info" && d.code !== "placeholder_text",
+  );
+  if (problems.length > 0) {
     throw new LoreError(
       "invalid_entry",
-      { count: checked.diagnostics.length },
-      { data: { diagnostics: checked.diagnostics } },
+      { count: problems.length },
+      { data: { diagnostics: problems } },
     );
   }
   await mkdir(resolve(input.dir), { recursive: true });
@@ -82,11 +88,46 @@ export async function writeNewEntry(input: NewEntryInput): Promise<{ path: strin
   return { path, entry };
 }
 
-function splitWords(values: string[]): string[] {
-  return values
+/**
+ * The `--words` values split at commas.
+ *
+ * @throws LoreError `invalid_input` when `--words` is given but holds no word (`--words ""`
+ *   would write an empty contract clause nobody asked for).
+ */
+export function splitWords(values: string[]): string[] {
+  const words = values
     .flatMap((value) => value.split(","))
     .map((word) => word.trim())
     .filter((word) => word.length > 0);
+  if (values.length > 0 && words.length === 0) {
+    throw new LoreError("invalid_input", {
+      reason:
+        "--words holds no word; give words separated by commas (--words deploy,release) or leave it out",
+      reason_ru:
+        "в --words нет ни одного слова; перечислите слова через запятую (--words деплой,релиз) или не указывайте его",
+    });
+  }
+  return words;
+}
+
+/**
+ * The `--tool` values: each the exact name of one tool.
+ *
+ * @throws LoreError `invalid_input` for an empty name or one holding white space
+ *   (`--tool "run migration"`: tool names have no spaces; `on_tool` matches the exact name).
+ */
+export function toolNamesOption(values: string[]): string[] {
+  return values.map((raw) => {
+    const name = raw.trim();
+    if (name.length === 0 || /\s/u.test(name)) {
+      const suggestion = name.replace(/\s+/gu, "_");
+      throw new LoreError("invalid_input", {
+        reason: `--tool must be one tool's exact name, without spaces, not “${raw}”${suggestion ? ` (e.g. ${suggestion})` : ""}`,
+        reason_ru: `--tool — точное имя одного инструмента, без пробелов, а не «${raw}»${suggestion ? ` (например, ${suggestion})` : ""}`,
+      });
+    }
+    return name;
+  });
 }
 
 /** `lore new`: writes a fresh entry file with a UUIDv7 and prints its path. */
@@ -96,13 +137,14 @@ export const newCommand: Command = {
   help: [
     `Usage: ${USAGE}`,
     "",
-    "Writes a new entry file named <id>.md (a fresh UUIDv7) and prints its path. Edit the",
-    "body, then commit it like code.",
+    "Writes a new entry file named <id>.md (a fresh UUIDv7) and prints its path. Without",
+    "--title and --body the body is placeholder text: replace it (lore check fails with",
+    "placeholder_text until you do), then commit the file like code.",
     "",
     "Options:",
     "  --title TEXT     first paragraph of the body: the summary agents see",
     "  --words a,b      on_query words (repeatable; comma-separated)",
-    "  --tool NAME      on_tool name (repeatable)",
+    "  --tool NAME      on_tool name: one tool's exact name, no spaces (repeatable)",
     "  --body TEXT      the body instead of the placeholder; it follows --title when both",
     "  --origin WHO     human (default) or agent",
     "  --dir D          folder to write into (default: .gitriver/knowledge/ at the repository top)",
@@ -131,9 +173,7 @@ export const newCommand: Command = {
     const input: NewEntryInput = {
       dir,
       words: splitWords(listOption(args, "words")),
-      tools: listOption(args, "tool")
-        .map((t) => t.trim())
-        .filter((t) => t.length > 0),
+      tools: toolNamesOption(listOption(args, "tool")),
       origin,
     };
     const title = stringOption(args, "title");

@@ -45,7 +45,7 @@ export function filePathArgument(args: CommandArgs, usage: string): string {
   return path;
 }
 
-/** `lore read`: a file of a knowledge root (issue 3, the CLI mirror of `read_file`). */
+/** `lore read`: a file of a knowledge root (the CLI mirror of `read_file`). */
 export const readCommand: Command = {
   name: "read",
   summary: "print a file of a knowledge root (primary, group, public …)",

@@ -55,7 +55,7 @@ export function printRecall(
   );
 }
 
-/** `lore recall`: the main job from the command line (issue 2 §4). */
+/** `lore recall`: the main job from the command line. */
 export const recallCommand: Command = {
   name: "recall",
   summary: "find entries for a question (contracts first, then full text)",
@@ -99,7 +99,7 @@ export const recallCommand: Command = {
     if (root !== undefined) input.knowledge_root_id = root;
     if (input.query === undefined && input.tool === undefined) throw new LoreError("empty_query");
     const lore = await ctx.openLore();
-    // The roots' notes change on disk between runs: bring them up to date first (issue 3).
+    // The roots' notes change on disk between runs: bring them up to date first.
     if (lore.roots.length > 0) await lore.indexRoots();
     // The project's wiki pages are recalled too: bring them up to date (incremental).
     await lore.indexWiki();

@@ -5,7 +5,7 @@ import { EXIT_CODES } from "../exit-codes.js";
 
 const USAGE = "lore route <query…> [--json]";
 
-/** `lore route`: the CLI mirror of `route_context` (issue 3). */
+/** `lore route`: the CLI mirror of `route_context`. */
 export const routeCommand: Command = {
   name: "route",
   summary: "hot sections and the roots overlay for a question",

@@ -1,9 +1,10 @@
 import { atMostPositionals, intOption, stringOption } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
-import { startRepos, toolNameStyleOption, untilStopped } from "./mcp.js";
+import { startRepos, TOOL_NAMES_HELP, toolNameStyleOption, untilStopped } from "./mcp.js";
 
-const USAGE = "lore serve [--host H] [--port N] [--repo PATH]... [--tool-names=dotted]";
+const USAGE =
+  "lore serve [--host H] [--port N] [--repo PATH]... [--tool-names=underscore|dotted|seed]";
 
 /**
  * `lore serve`: MCP over Streamable HTTP at `/mcp` plus `GET /healthz`, on 127.0.0.1:7377 by
@@ -15,19 +16,22 @@ export const serveCommand: Command = {
   help: [
     `Usage: ${USAGE}`,
     "",
-    "Serves the same MCP tools as `lore mcp` over Streamable HTTP (stateless, POST /mcp)",
-    "and GET /healthz. Listens on [server] host and port of your own configuration file",
-    "(a project's lore.toml counts only in a folder you trusted: lore trust), default",
-    "127.0.0.1:7377; on a loopback address, requests with a non-loopback Host header or a",
-    "non-loopback Origin are refused with 403 (DNS rebinding); elsewhere an Origin other",
-    "than the server's own. There is no authentication yet: keep it on 127.0.0.1.",
+    "Serves the entry and knowledge-root tools over Streamable HTTP (stateless, POST /mcp)",
+    "and GET /healthz: knowledge_recall, knowledge_open, knowledge_check, knowledge_read_file,",
+    "knowledge_write_file, knowledge_route_context, knowledge_status. The federation tools",
+    "(wikis, projects, tasks) are served by `lore mcp` (stdio) only. Listens on [server]",
+    "host and port of your own configuration file (a project's lore.toml counts only in a",
+    "folder you trusted: lore trust), default 127.0.0.1:7377; on a loopback address, requests",
+    "with a non-loopback Host header or a non-loopback Origin are refused with 403 (DNS",
+    "rebinding); elsewhere an Origin other than the server's own. There is no authentication",
+    "yet: keep it on 127.0.0.1.",
     "The address is printed on stderr once it listens.",
     "",
     "Options:",
     "  --host H            address to listen on",
     "  --port N            port; 0 picks a free one",
     "  --repo PATH         a repository or folder to index at start (repeatable)",
-    "  --tool-names=dotted expose knowledge.recall etc.",
+    ...TOOL_NAMES_HELP,
     "",
     "Exit codes: 0 after SIGINT/SIGTERM, 2 bad option or configuration (or a host or port",
     "this user cannot listen on), 6 the address is in use (address_in_use: stop the other",
@@ -41,7 +45,7 @@ export const serveCommand: Command = {
   },
   async run(ctx, args) {
     atMostPositionals(args, 0, USAGE);
-    const style = toolNameStyleOption(args);
+    const style = toolNameStyleOption(ctx, args);
     const settings = ctx.settings();
     const host = stringOption(args, "host") ?? settings.server.host;
     const port = intOption(args, "port", { min: 0, max: 65535 }) ?? settings.server.port;
@@ -64,7 +68,7 @@ export const serveCommand: Command = {
       host,
       port,
       createServer: () =>
-        // Remote callers: a knowledge_path must be a configured root (issue 3).
+        // Remote callers: a knowledge_path must be a configured root.
         createMcpServer(lore.port(ready, { remote: true }), {
           toolNames: style,
           lang: ctx.lang,

@@ -4,7 +4,7 @@ import { EXIT_CODES } from "../exit-codes.js";
 
 const USAGE = "lore status [--json]";
 
-/** `lore status`: the CLI mirror of `knowledge.status` (issue 3). */
+/** `lore status`: the CLI mirror of `knowledge.status`. */
 export const statusCommand: Command = {
   name: "status",
   summary: "the knowledge roots: id, kind, path, exists, writable, files",

@@ -16,7 +16,7 @@ export function syncLines(summary: SyncSummary, lang: Lang): string[] {
 }
 
 /**
- * `lore sync` (seed 000 "Sync extension"; issue 4 "CLI"): lists the forge's repositories
+ * `lore sync` (seed 000 "Sync extension"): lists the forge's repositories
  * and caches each one's `.tasks/STATUS.md` and `.wiki/index.md` in the cache file.
  */
 export const syncCommand: Command = {

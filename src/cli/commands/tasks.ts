@@ -8,7 +8,7 @@ import { EXIT_CODES } from "../exit-codes.js";
 const USAGE = "lore tasks create --project NAME (--body TEXT | --body-file F) [--json]";
 
 /**
- * `lore tasks create` (issue 4 "CLI"; the seed's `tasks.create`): a task file and a
+ * `lore tasks create` (the seed's `tasks.create`): a task file and a
  * STATUS.md row in a project, through the forge.
  */
 export const tasksCommand: Command = {

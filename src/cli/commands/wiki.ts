@@ -70,7 +70,7 @@ async function bodyOf(ctx: CliContext, args: CommandArgs): Promise<string> {
 }
 
 /**
- * `lore wiki search|get|ingest|promote|check` (issue 4 "CLI"): the wiki tools on the
+ * `lore wiki search|get|ingest|promote|check`: the wiki tools on the
  * command line, through the same services as the MCP tools.
  */
 export const wikiCommand: Command = {

@@ -27,7 +27,7 @@ function readContent(from: string | undefined): string {
   }
 }
 
-/** `lore write`: a file of the primary root (issue 3, the CLI mirror of `write_file`). */
+/** `lore write`: a file of the primary root (the CLI mirror of `write_file`). */
 export const writeCommand: Command = {
   name: "write",
   summary: "write a file of the primary root (read-only roots refuse)",

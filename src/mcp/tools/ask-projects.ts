@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
 import {
@@ -18,23 +18,28 @@ const limitError = coded(
   `\`limit\` must be a whole number from 1 to ${ASK_MAX_LIMIT}; leave it out for ${ASK_DEFAULT_LIMIT}`,
 );
 
-const match = z.object({
-  slug: z.string().describe("Type-prefixed slug, e.g. concepts/x; pass it to get_from."),
-  type: wikiTypeEnum,
-  title: z.string(),
-  snippet: z.string().describe("~80 characters around the match, or (fetch failed)."),
-});
-
-/** `knowledge_ask_projects` output (seed 000 "Output"). */
-export const askProjectsOutput = {
-  asked_projects: z.array(z.string()),
-  results: z.array(
-    z.union([
-      z.object({ project: z.string(), matches: z.array(match) }),
-      z.object({ project: z.string(), error: z.string() }),
-    ]),
-  ),
-  next_action_hint: z.string(),
+/**
+ * `knowledge_ask_projects` output (seed 000 "Output").
+ *
+ * @param names - the exposed tool names the field descriptions mention.
+ */
+export const askProjectsOutput = (names: Pick<ToolNames, "getFrom">) => {
+  const match = z.object({
+    slug: z.string().describe(`Type-prefixed slug, e.g. concepts/x; pass it to ${names.getFrom}.`),
+    type: wikiTypeEnum,
+    title: z.string(),
+    snippet: z.string().describe("~80 characters around the match, or (fetch failed)."),
+  });
+  return {
+    asked_projects: z.array(z.string()),
+    results: z.array(
+      z.union([
+        z.object({ project: z.string(), matches: z.array(match) }),
+        z.object({ project: z.string(), error: z.string() }),
+      ]),
+    ),
+    next_action_hint: z.string(),
+  };
 };
 
 /**
@@ -52,8 +57,8 @@ export function registerAskProjectsTool(
   port: FederationPort,
   names: ToolNames,
   lang: Lang,
-): void {
-  server.registerTool(
+): RegisteredTool {
+  return server.registerTool(
     names.askProjects,
     {
       title: "Ask other projects' wikis",
@@ -81,7 +86,7 @@ export function registerAskProjectsTool(
           )
           .min(1, coded("invalid_input", "`projects` must name at least one project"))
           .max(50, coded("invalid_input", "`projects` may name at most 50 projects"))
-          .describe("Repository names to ask, as projects_status lists them."),
+          .describe(`Repository names to ask, as ${names.projectsStatus} lists them.`),
         limit: z
           .number(limitError)
           .int(limitError)
@@ -95,7 +100,7 @@ export function registerAskProjectsTool(
           .optional()
           .describe("Page types to search. Default: entities, concepts, packages, sources."),
       },
-      outputSchema: askProjectsOutput,
+      outputSchema: askProjectsOutput(names),
       annotations: {
         title: "Ask other projects' wikis",
         readOnlyHint: true,

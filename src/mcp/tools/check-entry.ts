@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { LIMITS } from "../../core/entry.js";
 import type { Lang } from "../../core/localized-text.js";
@@ -12,7 +12,7 @@ import { checkOutput } from "./output-schemas.js";
 
 /**
  * Registers the check tool (`knowledge_check` / `knowledge.check`): lints a text as an entry
- * file with the strict parse (issue 2 §2 and §5). Writes nothing.
+ * file with the strict parse. Writes nothing.
  *
  * The result: `{ok, entry?: {id, summary, reachable, unmet_mechanisms}, diagnostics: [{code,
  * severity, line?, column?, at?, message}]}`; `ok` is false when the strict parse refuses the
@@ -28,8 +28,8 @@ export function registerCheckTool(
   port: KnowledgePort,
   names: ToolNames,
   lang: Lang,
-): void {
-  server.registerTool(
+): RegisteredTool {
+  return server.registerTool(
     names.check,
     {
       title: "Check a knowledge entry",
@@ -60,7 +60,7 @@ export function registerCheckTool(
     },
     async ({ text, path }) => {
       try {
-        const result = port.check(text, path);
+        const result = await port.check(text, path);
         const diagnostics = result.diagnostics.map((d) => {
           const item: Record<string, unknown> = { code: d.code, severity: d.severity };
           if (d.line !== undefined) item.line = d.line;

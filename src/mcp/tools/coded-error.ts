@@ -1,9 +1,11 @@
 import type { ErrorCode } from "../../core/lore-error.js";
 
 /**
- * A zod `error` option whose message starts with a Lore machine code, so that an argument
- * the SDK refuses against the input schema (before a handler runs, as an `isError` result)
- * still carries the code: `[invalid_limit] `limit` must be …`.
+ * A zod `error` option whose message starts with a Lore machine code,
+ * `[invalid_limit] `limit` must be …`: when the input schema refuses an argument (before a
+ * handler runs), `installStrictToolCalls` answers with that code and text in the
+ * documented `{"error": {"code", "message", "next"}}` shape (the Russian text is made from
+ * the schema issue).
  *
  * @param code - the machine code.
  * @param text - what the argument must be, for the model.

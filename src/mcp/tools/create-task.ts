@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
 import type { FederationPort } from "../federation-port.js";
@@ -19,7 +19,7 @@ export const createTaskOutput = {
 
 /**
  * Registers `tasks_create` / `tasks.create` (seed 000: how a project is asked to write
- * knowledge down; issue 4 "Tools"): a task file and a STATUS.md row, through the forge.
+ * knowledge down): a task file and a STATUS.md row, through the forge.
  *
  * @param server - the MCP server.
  * @param port - the federation port.
@@ -31,8 +31,8 @@ export function registerCreateTaskTool(
   port: FederationPort,
   names: ToolNames,
   lang: Lang,
-): void {
-  server.registerTool(
+): RegisteredTool {
+  return server.registerTool(
     names.createTask,
     {
       title: "Give a project a task",

@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Lang } from "../../core/localized-text.js";
 import type { FederationPort } from "../federation-port.js";
 import { readOnlyAnnotations } from "../tool-annotations.js";
@@ -8,7 +8,7 @@ import { wikiSlugArg } from "./wiki-args.js";
 
 /**
  * Registers `knowledge_get` / `knowledge.get`: one page of the shared wiki, its raw
- * markdown as the result's text (issue 4 "Tools").
+ * markdown as the result's text.
  *
  * @param server - the MCP server.
  * @param port - the federation port.
@@ -20,8 +20,8 @@ export function registerGetWikiPageTool(
   port: FederationPort,
   names: ToolNames,
   lang: Lang,
-): void {
-  server.registerTool(
+): RegisteredTool {
+  return server.registerTool(
     names.wikiGet,
     {
       title: "Read a page of the shared wiki",

@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
 import { WIKI_PAGE_TYPES } from "../../core/wiki-index.js";
@@ -23,7 +23,7 @@ export const ingestOutput = {
 };
 
 /**
- * Registers `knowledge_ingest` / `knowledge.ingest` (issue 4 "Tools"): a page into the
+ * Registers `knowledge_ingest` / `knowledge.ingest`: a page into the
  * current project's `.wiki/`, or into `target_project`'s through the forge; index.md by the
  * canonical writer, a line in log.md.
  *
@@ -37,8 +37,8 @@ export function registerIngestTool(
   port: FederationPort,
   names: ToolNames,
   lang: Lang,
-): void {
-  server.registerTool(
+): RegisteredTool {
+  return server.registerTool(
     names.ingest,
     {
       title: "Write a wiki page",

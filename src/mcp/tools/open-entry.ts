@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
 import type { EntryView } from "../../services/get-entry.js";
@@ -33,7 +33,7 @@ function trimEntry(entry: EntryView): Record<string, unknown> {
 
 /**
  * Registers the open tool (`knowledge_open` / `knowledge.open`): one entry whole, body
- * included, by id; counts a read (issue 2 §4, `get(id)`).
+ * included, by id; counts a read (`get(id)`).
  *
  * @param server - the MCP server.
  * @param port - Lore's knowledge port.
@@ -45,8 +45,8 @@ export function registerOpenTool(
   port: KnowledgePort,
   names: ToolNames,
   lang: Lang,
-): void {
-  server.registerTool(
+): RegisteredTool {
+  return server.registerTool(
     names.open,
     {
       title: "Open a knowledge entry",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ToolNames } from "../tool-names.js";
 
 /**
  * Output schemas of the tools (MCP `outputSchema`): what `structuredContent` holds, so a
@@ -11,12 +12,16 @@ const why = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("text") }),
 ]);
 
-/** `knowledge_recall`: a page of hits (services/hit-page.ts `HitPage`). */
-export const recallOutput = {
+/**
+ * `knowledge_recall`: a page of hits (services/hit-page.ts `HitPage`).
+ *
+ * @param names - the exposed tool names the field descriptions mention.
+ */
+export const recallOutput = (names: Pick<ToolNames, "open" | "readFile">) => ({
   hits: z
     .array(
       z.object({
-        id: z.string().describe("Entry id; pass it to the open tool."),
+        id: z.string().describe(`Entry id; pass it to ${names.open}.`),
         kind: z
           .enum(["entry", "note", "wiki"])
           .describe(
@@ -33,7 +38,7 @@ export const recallOutput = {
           .string()
           .optional()
           .describe(
-            "The knowledge root of a note (`group`, `primary`, …); read it with read_file.",
+            `The knowledge root of a note (\`group\`, \`primary\`, …); read it with ${names.readFile}.`,
           ),
         summary: z.string().describe("The entry's first thought, at most 512 bytes."),
         origin: z.enum(["human", "agent"]),
@@ -54,7 +59,7 @@ export const recallOutput = {
     .string()
     .nullable()
     .describe("Pass as `cursor` for the next page; null on the last."),
-};
+});
 
 /** `knowledge_open`: the entry's fields and body. */
 export const openOutput = {

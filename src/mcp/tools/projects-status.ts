@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
 import type { FederationPort } from "../federation-port.js";
@@ -28,7 +28,7 @@ export const projectsStatusOutput = {
 };
 
 /**
- * Registers `projects_status` / `projects.status` (issue 4 "Tools"): the cached projects,
+ * Registers `projects_status` / `projects.status`: the cached projects,
  * their active tasks, wiki presence and the age of the cache.
  *
  * @param server - the MCP server.
@@ -41,8 +41,8 @@ export function registerProjectsStatusTool(
   port: FederationPort,
   names: ToolNames,
   lang: Lang,
-): void {
-  server.registerTool(
+): RegisteredTool {
+  return server.registerTool(
     names.projectsStatus,
     {
       title: "Projects, their tasks and wikis",

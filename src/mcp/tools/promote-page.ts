@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
 import type { FederationPort } from "../federation-port.js";
@@ -17,7 +17,7 @@ export const promoteOutput = {
 };
 
 /**
- * Registers `knowledge_promote` / `knowledge.promote` (issue 4 "Tools"): copies one page of
+ * Registers `knowledge_promote` / `knowledge.promote`: copies one page of
  * the current project's wiki into the shared wiki and its index.
  *
  * @param server - the MCP server.
@@ -30,8 +30,8 @@ export function registerPromoteTool(
   port: FederationPort,
   names: ToolNames,
   lang: Lang,
-): void {
-  server.registerTool(
+): RegisteredTool {
+  return server.registerTool(
     names.promote,
     {
       title: "Promote a page to the shared wiki",

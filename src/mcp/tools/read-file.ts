@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
 import type { KnowledgePort } from "../knowledge-port.js";
@@ -29,7 +29,7 @@ export const readFileOutput = {
 };
 
 /**
- * Registers `knowledge_read_file` / `knowledge.read_file` (seed 003; issue 3): a file of
+ * Registers `knowledge_read_file` / `knowledge.read_file` (seed 003): a file of
  * any root by `knowledge_root_id` or `knowledge_path`, primary by default.
  *
  * @param server - the MCP server.
@@ -42,8 +42,8 @@ export function registerReadFileTool(
   port: KnowledgePort,
   names: ToolNames,
   lang: Lang,
-): void {
-  server.registerTool(
+): RegisteredTool {
+  return server.registerTool(
     names.readFile,
     {
       title: "Read a knowledge file",

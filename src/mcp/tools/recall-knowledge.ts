@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
 import { DEFAULT_LIMIT, MAX_LIMIT } from "../../services/hit-page.js";
@@ -17,7 +17,7 @@ const limitError = coded(
 
 /**
  * Registers the recall tool (`knowledge_recall` / `knowledge.recall`): the main job of
- * issue 2 §4 — contract hits, then ranked full-text hits, summaries only, counted as shown.
+ * contract hits, then ranked full-text hits, summaries only, counted as shown.
  *
  * @param server - the MCP server.
  * @param port - Lore's knowledge port.
@@ -29,8 +29,8 @@ export function registerRecallTool(
   port: KnowledgePort,
   names: ToolNames,
   lang: Lang,
-): void {
-  server.registerTool(
+): RegisteredTool {
+  return server.registerTool(
     names.recall,
     {
       title: "Recall team knowledge",
@@ -85,7 +85,7 @@ export function registerRecallTool(
               "Leave out to search entries and every root.",
           ),
       },
-      outputSchema: recallOutput,
+      outputSchema: recallOutput(names),
       annotations: readOnlyAnnotations("Recall team knowledge"),
     },
     async (args) => {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { coded } from "./coded-error.js";
 
 /**
- * The root arguments every roots tool takes (issue 3 "Resolution and access"):
+ * The root arguments every roots tool takes:
  * `knowledge_root_id` or `knowledge_path`, never both; neither = the primary root.
  */
 export const rootArgsSchema = {

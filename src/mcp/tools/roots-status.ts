@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
 import type { KnowledgePort } from "../knowledge-port.js";
@@ -32,7 +32,7 @@ export const statusOutput = {
 };
 
 /**
- * Registers `knowledge_status` / `knowledge.status` (seed 003, ADR 015 "Status"; issue 3).
+ * Registers `knowledge_status` / `knowledge.status` (seed 003, ADR 015 "Status").
  *
  * @param server - the MCP server.
  * @param port - Lore's knowledge port.
@@ -44,8 +44,8 @@ export function registerStatusTool(
   port: KnowledgePort,
   names: ToolNames,
   lang: Lang,
-): void {
-  server.registerTool(
+): RegisteredTool {
+  return server.registerTool(
     names.status,
     {
       title: "Knowledge roots status",

@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
 import type { KnowledgePort } from "../knowledge-port.js";
@@ -52,7 +52,7 @@ export const routeContextOutput = {
 
 /**
  * Registers `knowledge_route_context` / `knowledge.route_context` (seed 003, "Поток
- * агента"; issue 3).
+ * агента").
  *
  * @param server - the MCP server.
  * @param port - Lore's knowledge port.
@@ -64,8 +64,8 @@ export function registerRouteContextTool(
   port: KnowledgePort,
   names: ToolNames,
   lang: Lang,
-): void {
-  server.registerTool(
+): RegisteredTool {
+  return server.registerTool(
     names.routeContext,
     {
       title: "Route a question to your notes and roots",

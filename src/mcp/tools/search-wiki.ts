@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
 import {
@@ -36,7 +36,7 @@ export const searchWikiOutput = {
 
 /**
  * Registers `knowledge_search` / `knowledge.search` (seed 000 "Problem": the shared wiki
- * only; issue 4 "Tools"): substring over slug + title, then body, with a snippet.
+ * only): substring over slug + title, then body, with a snippet.
  *
  * @param server - the MCP server.
  * @param port - the federation port.
@@ -48,8 +48,8 @@ export function registerSearchWikiTool(
   port: FederationPort,
   names: ToolNames,
   lang: Lang,
-): void {
-  server.registerTool(
+): RegisteredTool {
+  return server.registerTool(
     names.wikiSearch,
     {
       title: "Search the shared wiki",

@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
 import type { FederationPort } from "../federation-port.js";
@@ -21,7 +21,7 @@ export const suggestPromoteOutput = {
 };
 
 /**
- * Registers `knowledge_suggest_promote` / `knowledge.suggest_promote` (issue 4 "Tools"):
+ * Registers `knowledge_suggest_promote` / `knowledge.suggest_promote`:
  * the current project's pages that the shared wiki lacks, with a reason.
  *
  * @param server - the MCP server.
@@ -34,8 +34,8 @@ export function registerSuggestPromoteTool(
   port: FederationPort,
   names: ToolNames,
   lang: Lang,
-): void {
-  server.registerTool(
+): RegisteredTool {
+  return server.registerTool(
     names.suggestPromote,
     {
       title: "Pages worth promoting to the shared wiki",

@@ -1,4 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Lang } from "../../core/localized-text.js";
 import type { KnowledgePort } from "../knowledge-port.js";
@@ -19,7 +19,7 @@ export const writeFileOutput = {
 
 /**
  * Registers `knowledge_write_file` / `knowledge.write_file` (seed 003: writes go to the
- * primary root only; issue 3). Any other root is refused with `read_only_root`.
+ * primary root only). Any other root is refused with `read_only_root`.
  *
  * @param server - the MCP server.
  * @param port - Lore's knowledge port.
@@ -31,8 +31,8 @@ export function registerWriteFileTool(
   port: KnowledgePort,
   names: ToolNames,
   lang: Lang,
-): void {
-  server.registerTool(
+): RegisteredTool {
+  return server.registerTool(
     names.writeFile,
     {
       title: "Write a file of your notes",

@@ -1,0 +1,124 @@
+import type { Command } from "./command.js";
+
+/**
+ * One `lore` command as `lore --help` lists it, with its code loaded only when it runs
+ * (a one-shot `lore recall` or `lore --version` never loads the MCP SDK or the HTTP
+ * server): the name, the one-line summary, and `load()` importing the command's module.
+ */
+export interface CommandEntry {
+  /** The command word, e.g. `recall`. */
+  name: string;
+  /** One line for `lore --help`; equal to the loaded command's `summary` (a test checks). */
+  summary: string;
+  /** Imports the command's module. */
+  load(): Promise<Command>;
+}
+
+/** Every command, in the order `lore --help` lists them. */
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: "init",
+    summary: "create .gitriver/knowledge/ with one example entry",
+    load: async () => (await import("./commands/init.js")).initCommand,
+  },
+  {
+    name: "new",
+    summary: "write a fresh entry file <uuidv7>.md into .gitriver/knowledge/",
+    load: async () => (await import("./commands/new.js")).newCommand,
+  },
+  {
+    name: "id",
+    summary: "print a fresh UUIDv7 for an entry's id",
+    load: async () => (await import("./commands/id.js")).idCommand,
+  },
+  {
+    name: "check",
+    summary: "lint entry files; exit 7 when any is wrong (for pre-commit and CI)",
+    load: async () => (await import("./commands/check.js")).checkCommand,
+  },
+  {
+    name: "index",
+    summary: "index a git repository or folder incrementally; print the parse report",
+    load: async () => (await import("./commands/index.js")).indexCommand,
+  },
+  {
+    name: "recall",
+    summary: "find entries for a question (contracts first, then full text)",
+    load: async () => (await import("./commands/recall.js")).recallCommand,
+  },
+  {
+    name: "get",
+    summary: "print one entry whole by id (counts a read)",
+    load: async () => (await import("./commands/get.js")).getCommand,
+  },
+  {
+    name: "import",
+    summary: "turn a file or a folder of rules, skills or notes into entry files",
+    load: async () => (await import("./commands/import.js")).importCommand,
+  },
+  {
+    name: "read",
+    summary: "print a file of a knowledge root (primary, group, public …)",
+    load: async () => (await import("./commands/read.js")).readCommand,
+  },
+  {
+    name: "write",
+    summary: "write a file of the primary root (read-only roots refuse)",
+    load: async () => (await import("./commands/write.js")).writeCommand,
+  },
+  {
+    name: "route",
+    summary: "hot sections and the roots overlay for a question",
+    load: async () => (await import("./commands/route.js")).routeCommand,
+  },
+  {
+    name: "status",
+    summary: "the knowledge roots: id, kind, path, exists, writable, files",
+    load: async () => (await import("./commands/status.js")).statusCommand,
+  },
+  {
+    name: "doctor",
+    summary: "check the configuration and the knowledge roots",
+    load: async () => (await import("./commands/doctor.js")).doctorCommand,
+  },
+  {
+    name: "trust",
+    summary: "trust a folder's lore.toml (forge, server, data paths); --list",
+    load: async () => (await import("./commands/trust.js")).trustCommand,
+  },
+  {
+    name: "untrust",
+    summary: "stop trusting a folder's lore.toml",
+    load: async () => (await import("./commands/trust.js")).untrustCommand,
+  },
+  {
+    name: "sync",
+    summary: "cache every forge repository's task board and wiki index",
+    load: async () => (await import("./commands/sync.js")).syncCommand,
+  },
+  {
+    name: "ask",
+    summary: "ask other projects' wikis (knowledge.ask_projects)",
+    load: async () => (await import("./commands/ask.js")).askCommand,
+  },
+  {
+    name: "wiki",
+    summary: "search, read, write, promote and check wiki pages",
+    load: async () => (await import("./commands/wiki.js")).wikiCommand,
+  },
+  {
+    name: "tasks",
+    summary: "give a project a task (tasks.create)",
+    load: async () => (await import("./commands/tasks.js")).tasksCommand,
+  },
+  {
+    name: "mcp",
+    summary: "MCP server over stdio (for Claude Code, Cursor, VS Code)",
+    load: async () => (await import("./commands/mcp.js")).mcpCommand,
+  },
+  {
+    name: "serve",
+    summary: "MCP server over Streamable HTTP at http://127.0.0.1:7377/mcp",
+    load: async () => (await import("./commands/serve.js")).serveCommand,
+  },
+];
