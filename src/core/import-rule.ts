@@ -133,8 +133,10 @@ export function importRule(
 ): ImportOutcome {
   const decoded = decode(source.bytes);
   if (typeof decoded !== "string") return { entries: [], skip: decoded };
-  const { fields, name, fmTitle, description, body, h1, pathName, identity, refused } =
-    readSource(decoded, source.path);
+  const { fields, name, fmTitle, description, body, h1, pathName, identity, refused } = readSource(
+    decoded,
+    source.path,
+  );
   if (refused !== undefined) {
     return { entries: [], skip: makeImportSkip("frontmatter_too_large", refused.params) };
   }
