@@ -398,7 +398,7 @@ function machineInfo(): Record<string, unknown> {
 function sizeRows(s: SizeReport): ResultRow[] {
   const at = ` (N=${s.n.toLocaleString("en-US")})`;
   const build = (r: SizeReport["index"]["lore"]): string =>
-    `${formatMs(r.ms)} · ${Math.round(r.entriesPerSec)} entries/s · ${r.mbPerSec.toFixed(1)} MB/s`;
+    `${formatMs(r.ms)} (CPU ${formatMs(r.cpuMs)}) · ${Math.round(r.entriesPerSec)} entries/s · ${r.mbPerSec.toFixed(1)} MB/s`;
   const rows: ResultRow[] = [
     {
       metric: `index build from git${at}`,
