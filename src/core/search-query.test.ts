@@ -16,8 +16,24 @@ describe("parseSearchQuery", () => {
 
   it("keeps operators as plain words", () => {
     expect(fts("AND")).toEqual(['"and"']);
-    expect(fts("a NEAR b OR NOT c")).toEqual(['"a"', '"near"', '"b"', '"or"', '"not"', '"c"']);
+    // `a`, `or`, `not` are stop words: left out, the operators with them.
+    expect(fts("a NEAR b OR NOT c")).toEqual(['"near"', '"b"', '"c"']);
     expect(orExpression(parseSearchQuery("x y").terms)).toBe('"x" OR "y"');
+  });
+
+  it("leaves stop words out unless the query holds nothing else", () => {
+    expect(fts("how do I rotate the database password")).toEqual([
+      '"rotat"',
+      '"databas"',
+      '"password"',
+    ]);
+    expect(fts("деплоить в пятницу")).toEqual(['"депл"', '"пятниц"']);
+    expect(fts("как в")).toEqual(['"как"', '"в"']);
+    expect(fts("Как И ЧТО")).toEqual(['"как"', '"и"', '"чт"']);
+    expect(parseSearchQuery("как в").stopWordsOnly).toBe(true);
+    const query = parseSearchQuery("roll back the release");
+    expect(query.stems).toEqual(["roll", "back", "the", "releas"]);
+    expect(query.keys).toEqual(["roll", "back", "releas"]);
   });
 
   it("keeps a trailing star as a prefix query on the typed token or its shorter stem", () => {

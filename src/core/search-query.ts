@@ -17,15 +17,21 @@
  * - Every other character is a separator: `"`, `(`, `)`, `:`, `^`, `+`, `{`, `}` never
  *   reach FTS5, and `AND`, `OR`, `NOT`, `NEAR` typed by a user are plain words
  *   (lower-cased and quoted like any other).
- * - Words are OR-ed; ranking (bm25) puts entries holding more of them, and rarer ones,
- *   first. Duplicate words count once; at most {@link MAX_QUERY_WORDS} words are searched
- *   and the first {@link MAX_QUERY_TOKENS} tokens read.
+ * - Stop words (`core/stop-words.ts`: `how`, `the`, `в`, `как` …; a glued word when all
+ *   its tokens are) are left out of the search and of one-word contract matching, unless
+ *   the query holds nothing else: `how do I rotate the database password` searches
+ *   `rotate`, `database`, `password`; `как в` searches `как`, `в`. They stay in `stems`,
+ *   so a contract phrase that holds one (`roll back the release`) still fires.
+ * - Words are OR-ed; recall's score (`core/recall-score.ts`) puts entries matching more
+ *   of them first. Duplicate words count once; at most {@link MAX_QUERY_WORDS} words are
+ *   searched and the first {@link MAX_QUERY_TOKENS} tokens read.
  * - A query with no word at all (empty, blanks, lone punctuation such as `"`) is refused
  *   with `empty_query`, never sent to SQLite.
  */
 import { LoreError } from "./lore-error.js";
 import { normalizeText } from "./normalize-text.js";
 import { stemToken } from "./stem.js";
+import { isStopWord } from "./stop-words.js";
 import { splitWords } from "./tokenize.js";
 
 /** The most words of one query that are searched; later ones are ignored. */
@@ -49,10 +55,20 @@ export interface QueryTerm {
 
 /** A parsed query: its words for full text and its stems for contract matching. */
 export interface SearchQuery {
-  /** The distinct words, in query order, at most {@link MAX_QUERY_WORDS}. */
+  /**
+   * The distinct words searched, in query order, at most {@link MAX_QUERY_WORDS}: the
+   * words that are not stop words, or all of them when every word is one.
+   */
   terms: QueryTerm[];
-  /** Every token's stem in query order (duplicates kept): what `on_query` words are matched against. */
+  /**
+   * Every token's stem in query order (duplicates and stop words kept): what the `on_query`
+   * phrases (words of several tokens) are matched against.
+   */
   stems: string[];
+  /** The stems of {@link terms}, distinct: what one-token `on_query` words are matched against. */
+  keys: string[];
+  /** Whether every word of the query is a stop word (then {@link terms} are stop words). */
+  stopWordsOnly: boolean;
 }
 
 /**
@@ -64,7 +80,8 @@ export interface SearchQuery {
  */
 export function parseSearchQuery(query: string): SearchQuery {
   const words = splitWords(normalizeText(query));
-  const terms: QueryTerm[] = [];
+  const all: QueryTerm[] = [];
+  const content: QueryTerm[] = [];
   const seen = new Set<string>();
   const stems: string[] = [];
   for (const word of words) {
@@ -80,12 +97,17 @@ export function parseSearchQuery(query: string): SearchQuery {
     }
     stems.push(...wordStems);
     const fts = `${quote(wordStems.join(" "))}${prefix ? " *" : ""}`;
-    if (seen.has(fts) || terms.length >= MAX_QUERY_WORDS) continue;
+    if (seen.has(fts)) continue;
     seen.add(fts);
-    terms.push({ fts, stems: wordStems, prefix });
+    const term = { fts, stems: wordStems, prefix };
+    if (all.length < MAX_QUERY_WORDS) all.push(term);
+    if (content.length < MAX_QUERY_WORDS && !word.tokens.every(isStopWord)) content.push(term);
   }
-  if (terms.length === 0) throw new LoreError("empty_query");
-  return { terms, stems };
+  if (all.length === 0) throw new LoreError("empty_query");
+  const stopWordsOnly = content.length === 0;
+  const terms = stopWordsOnly ? all : content;
+  const keys = [...new Set(terms.flatMap((term) => term.stems))];
+  return { terms, stems, keys, stopWordsOnly };
 }
 
 /**

@@ -1,6 +1,33 @@
 /**
- * Word-form folding through the Snowball stemmers (issue 2, section 4 "Matching": `откат`
- * fires on "как откатить", `deploy` on "deploying").
+ * Word-form folding: the Snowball stemmers, then one rule of ours for Russian (recall
+ * "word forms of contract words": every case and number of a noun, every person of a verb
+ * and its infinitive fold to one key).
+ *
+ * The Russian Snowball stemmer cuts endings by shape, not by part of speech, so the forms
+ * of one word can come out as different stems: `деплой` → `депл` (`-ой` read as an
+ * adjective's ending) but `деплоя`, `деплоем`, `деплои` → `депло`; `писать` → `писа`, but
+ * `пишу` → `пиш` and `пишет` → `пишет`. The rule on top of it, applied to both sides of
+ * matching (the index and the query), makes one key of them:
+ *
+ * 1. What Snowball leaves in some forms and cuts in others is cut from all, when at least
+ *    3 letters remain: the first-conjugation endings `-еш` (of `-ешь`), `-ет`, `-ут` it
+ *    leaves after a consonant (`пишет` → `пиш`), then a final `-ал`/`-ял`/`-ил`/`-ыл`'s
+ *    `л` and a final `-ен`, which it cuts from a nominative as past-tense or participle
+ *    endings (`журнал` → `журна`, `токен` → `ток`) but leaves in `журналу`, `токенам`.
+ * 2. Trailing vowels, `й` and `ь` are cut, leaving at least one letter: `депло` → `депл`,
+ *    `писа` → `пис`.
+ * 3. Stems of 6 letters or more lose a final `-ов` (`тестиров` / `тестиру-ю`); stems of
+ *    5 or more lose a fleeting `о`/`е` before a final `к` or `ц` (`веток` / `ветка`,
+ *    `конец` / `конца`).
+ * 4. The consonant alternations of verb stems are folded at the end: in a token ending in
+ *    `-[бпвмф]лю` (a first person) the `л` is dropped (`люблю` → `люб`); then `ш` → `с` (пишу / писать), `ж`, `д`,
+ *    `г` → `з` (хожу / ходить), `ч` → `т` (откачу / откатить), `щ` → `ст` (чищу /
+ *    чистить).
+ *
+ * The key is not a word: it is never shown, only compared. Two unrelated words may share
+ * a key (`ход` and `хоз…`, `минута` and `мина`); ranking and the contract words' own
+ * spelling keep that rare in practice. Not folded: stems that change inside the word
+ * (`беру` / `брать`, `иду` / `идти`, `могу` / `мочь`, `пеку` / `печь`).
  */
 import snowball from "snowball-stemmers";
 
@@ -46,7 +73,61 @@ export function stemToken(token: string): string {
 function computeStem(token: string): string {
   if (!HAS_LETTER.test(token)) return token;
   let stem = token;
-  if (CYRILLIC_WORD.test(token)) stem = russian.stem(token);
+  if (CYRILLIC_WORD.test(token)) stem = russianKey(russian.stem(token) || token, token);
   else if (LATIN_WORD.test(token)) stem = english.stem(token);
   return stem.length > 0 ? stem : token;
+}
+
+/** First-conjugation endings Snowball leaves after a consonant (step 1 of the rule). */
+const LEFT_VERB_ENDING = /(?:еш|ет|ут)$/u;
+
+/**
+ * What Snowball cuts from a nominative as a past-tense or participle ending (`журнал` →
+ * `журна`, `токен` → `ток`) but leaves in the other cases (`журналу` → `журнал`): cut it
+ * from those too (step 1).
+ */
+const NOMINATIVE_CUT = /(?:(?<=[аяиы])л|ен)$/u;
+
+/** Vowels, `й` and `ь` at the end of a Russian stem (step 2). */
+const TRAILING_SOFT = /[аеиоуыэюяйь]+$/u;
+
+/** The `-ов-` of an `-овать` verb, whose present tense has `-у-` (step 3). */
+const OVA = /ов$/u;
+
+/** A fleeting vowel before a final `к` or `ц` (`веток` / `ветка`, `конец` / `конца`, step 3). */
+const FLEETING = /([^аеиоуыэюя])[ое]([кц])$/u;
+
+/** A labial followed by the `л` of a verb's first person (`любл-ю`, step 4). */
+const LABIAL_L = /([бпвмф])л$/u;
+
+/** A token that may be such a first person: `…[бпвмф]лю`. */
+const FIRST_PERSON_L = /[бпвмф]лю$/u;
+
+/** Alternating consonants at the end of a Russian stem → one spelling (step 4). */
+const ALTERNATION: Readonly<Record<string, string>> = {
+  ш: "с",
+  ж: "з",
+  д: "з",
+  г: "з",
+  ч: "т",
+  щ: "ст",
+};
+
+/**
+ * The Russian key of a Snowball stem (the rule in the module header).
+ *
+ * @param stem - the Russian Snowball stem of a Cyrillic token (non-empty).
+ * @param token - the token itself.
+ * @returns the key (non-empty).
+ */
+function russianKey(stem: string, token: string): string {
+  let key = stem;
+  if (key.length >= 5) key = key.replace(LEFT_VERB_ENDING, "").replace(NOMINATIVE_CUT, "");
+  key = key.replace(TRAILING_SOFT, "");
+  if (key.length === 0) return stem;
+  if (key.length >= 6) key = key.replace(OVA, "");
+  if (key.length >= 5) key = key.replace(FLEETING, "$1$2");
+  if (key.length > 2 && FIRST_PERSON_L.test(token)) key = key.replace(LABIAL_L, "$1");
+  const folded = key.length < 2 ? undefined : ALTERNATION[key.at(-1) as string];
+  return folded === undefined ? key : key.slice(0, -1) + folded;
 }

@@ -173,10 +173,10 @@ describe("EntryIndex files", () => {
       parsed: unreachable,
       diagnostics: [],
     });
-    expect(index.contracts.fire({ stems: ["deploy"] })).toBe(1);
-    expect(index.contracts.page(0, 10).map((h) => h.entryId)).toEqual([ID1]);
+    expect(index.contracts.fire({ keys: [["deploy", 0]], stems: ["deploy"] })).toBe(1);
+    expect(index.contracts.best(10, []).map((h) => h.entryId)).toEqual([ID1]);
     index.deleteFile("r", "a.md");
-    expect(index.contracts.fire({ stems: ["deploy"] })).toBe(0);
+    expect(index.contracts.fire({ keys: [["deploy", 0]], stems: ["deploy"] })).toBe(0);
   });
 
   it("rolls a transaction back on a throw", () => {

@@ -6,6 +6,7 @@
  */
 import { occursIn } from "../core/contract-match.js";
 import type { QueryTerm } from "../core/search-query.js";
+import { type ContractInput, coveredTerms } from "./contract-lookup.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
 import { SUMMARY_WEIGHT } from "./text-search.js";
 
@@ -15,6 +16,19 @@ export interface RepoContractHit {
   entryId: string;
   /** `on_query` words that fired (sorted), then the `on_tool` name. */
   reasons: ({ kind: "on_query"; word: string } | { kind: "on_tool"; name: string })[];
+  /** Bit *i* set: a fired word stands for query term *i* (see `ContractInput.keys`). */
+  mask: number;
+  /** Whether the `on_tool` name fired. */
+  tool: boolean;
+}
+
+/** A text match in the repository. */
+export interface RepoTextHit {
+  fileId: number;
+  /** `-bm25`, ≥ 0. */
+  relevance: number;
+  /** Bit *i* set: the text holds query term *i*. */
+  mask: number;
 }
 
 /** Lookups over one repository's entries; statements prepared once. */
@@ -26,7 +40,7 @@ export class RootSearch {
     const p = (sql: string) => db.prepare(sql);
     this.#sql = {
       words: p(
-        `SELECT w.file_id, w.entry_id, w.word, w.stems FROM contract_words w JOIN files f USING (file_id)
+        `SELECT w.file_id, w.entry_id, w.word, w.stems, w.first_stem FROM contract_words w JOIN files f USING (file_id)
          WHERE f.repo = ? AND w.first_stem IN (SELECT value FROM json_each(?))`,
       ).raw(),
       tools: p(
@@ -38,6 +52,10 @@ export class RootSearch {
          WHERE entry_text MATCH ? AND rowid IN (SELECT file_id FROM files WHERE repo = ?)
          ORDER BY bm25, rowid LIMIT ?`,
       ).raw(),
+      holding: p(
+        `SELECT rowid FROM entry_text
+         WHERE entry_text MATCH ? AND rowid IN (SELECT file_id FROM files WHERE repo = ?)`,
+      ).pluck(),
     };
   }
 
@@ -45,29 +63,47 @@ export class RootSearch {
    * The entries of `repo` whose contract fires for the query's stems or the tool.
    *
    * @param repo - the repository name (`root:<id>`).
-   * @param input - query stems and/or tool name.
+   * @param input - the query's keys and stems and/or the tool name (as for `ContractLookup.fire`).
    */
-  contracts(repo: string, input: { stems?: readonly string[]; tool?: string }): RepoContractHit[] {
+  contracts(repo: string, input: ContractInput): RepoContractHit[] {
     const hits = new Map<number, RepoContractHit>();
     const hit = (fileId: number, entryId: string) => {
       let found = hits.get(fileId);
       if (found === undefined) {
-        found = { fileId, entryId, reasons: [] };
+        found = { fileId, entryId, reasons: [], mask: 0, tool: false };
         hits.set(fileId, found);
       }
       return found;
     };
     const stems = input.stems ?? [];
-    if (stems.length > 0) {
-      const rows = this.#sql.words.all(repo, JSON.stringify([...new Set(stems)])) as [
+    const termOf = new Map<string, number>();
+    for (const [stem, term] of input.keys ?? []) if (!termOf.has(stem)) termOf.set(stem, term);
+    if (stems.length > 0 || termOf.size > 0) {
+      const lookup = JSON.stringify([...new Set([...stems, ...termOf.keys()])]);
+      const rows = this.#sql.words.all(repo, lookup) as [
         number,
         string,
         string,
         string | null,
+        string,
       ][];
-      for (const [fileId, entryId, word, wordStems] of rows) {
-        if (wordStems?.includes(" ") && !occursIn(stems, wordStems.split(" "))) continue;
-        hit(fileId, entryId).reasons.push({ kind: "on_query", word });
+      for (const [fileId, entryId, word, wordStems, first] of rows) {
+        let term: number | undefined;
+        if (wordStems === null) {
+          term = termOf.get(first);
+          if (term === undefined) continue;
+        } else {
+          const seq = wordStems.split(" ");
+          if (!occursIn(stems, seq)) continue;
+        }
+        const found = hit(fileId, entryId);
+        found.reasons.push({ kind: "on_query", word });
+        if (term !== undefined) found.mask |= 1 << term;
+        if (wordStems !== null) {
+          for (const covered of coveredTerms(wordStems.split(" "), input.terms ?? [])) {
+            found.mask |= 1 << covered;
+          }
+        }
       }
       for (const found of hits.values()) {
         found.reasons.sort((a, b) => {
@@ -79,24 +115,38 @@ export class RootSearch {
     }
     if (input.tool !== undefined) {
       for (const [fileId, entryId] of this.#sql.tools.all(repo, input.tool) as [number, string][]) {
-        hit(fileId, entryId).reasons.push({ kind: "on_tool", name: input.tool });
+        const found = hit(fileId, entryId);
+        found.reasons.push({ kind: "on_tool", name: input.tool });
+        found.tool = true;
       }
     }
     return [...hits.values()];
   }
 
   /**
-   * Full-text matches in `repo`, best first (bm25, summary weighing {@link SUMMARY_WEIGHT}).
+   * Full-text matches in `repo`, best first (bm25, summary weighing {@link SUMMARY_WEIGHT}),
+   * each with the query terms it holds. Stop words are already out of `terms`; the floor
+   * on words found in over half of the entries (`TextSearch.matches`) is not applied here:
+   * a root holds one person's or team's notes, a few thousand at most, all ranked.
    *
    * @param repo - the repository name.
    * @param terms - the query's terms (OR).
    * @param cap - most rows.
-   * @returns `[fileId, score]` pairs, score = `-bm25` rounded to 4 significant digits.
+   * @returns the matches, best first.
    */
-  text(repo: string, terms: readonly QueryTerm[], cap: number): [number, number][] {
+  text(repo: string, terms: readonly QueryTerm[], cap: number): RepoTextHit[] {
     if (terms.length === 0) return [];
     const expr = terms.map((term) => term.fts).join(" OR ");
     const rows = this.#sql.text.all(expr, repo, cap) as [number, number][];
-    return rows.map(([fileId, bm25]) => [fileId, Number((-bm25).toPrecision(4))]);
+    const hits = new Map<number, RepoTextHit>(
+      rows.map(([fileId, bm25]) => [fileId, { fileId, relevance: Math.max(0, -bm25), mask: 0 }]),
+    );
+    terms.forEach((term, i) => {
+      for (const fileId of this.#sql.holding.all(term.fts, repo) as number[]) {
+        const found = hits.get(fileId);
+        if (found !== undefined) found.mask |= 1 << i;
+      }
+    });
+    return [...hits.values()];
   }
 }

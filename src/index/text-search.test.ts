@@ -115,8 +115,8 @@ describe("TextSearch", () => {
   });
 
   it("leaves fired entries out of rows and total, and reports which checked ids match", () => {
-    expect(index.contracts.fire({ stems: ["beta"] })).toBe(4);
-    const fired = index.contracts.page(0, 10).map((hit) => hit.fileId);
+    expect(index.contracts.fire({ keys: [["beta", 0]], stems: ["beta"] })).toBe(4);
+    const fired = index.contracts.best(10, []).map((hit) => hit.fileId);
     expect(fired).toHaveLength(4);
     for (const budget of [100, 10]) {
       const result = index.text.page(parseSearchQuery("alpha").terms, {

@@ -70,8 +70,31 @@ export interface TextPageOptions {
   check: readonly number[];
 }
 
+/** One text match of a recall, with the query terms it holds. */
+export interface TextMatch {
+  fileId: number;
+  /** Bit *i* set: the entry's text holds query term *i* (a word that passed the floor). */
+  mask: number;
+  /** `-bm25` (≥ 0) in ranked mode; 0 in broad mode. */
+  relevance: number;
+}
+
+/** The text side of a recall (see {@link TextSearch.matches}). */
+export interface TextMatches {
+  /** Ranked mode: every match of the ranked words; broad mode: the first `need` matches. */
+  rows: TextMatch[];
+  /** Whether `rows` holds every listed match (ranked mode). */
+  complete: boolean;
+  /** Matches in all (a lower bound when `totalExact` is false). */
+  total: number;
+  totalExact: boolean;
+  mode: "ranked" | "broad";
+}
+
 /** A query word ready for FTS5. */
 interface Word {
+  /** The index of its query term. */
+  term: number;
   fts: string;
   /** How many entries it matches, counted up to `budget + 1`. */
   count: number;
@@ -116,6 +139,8 @@ export class TextSearch {
         "SELECT rowid FROM entry_text WHERE entry_text MATCH ? AND rowid IN (SELECT value FROM json_each(?))",
       ).pluck(),
       terms: p("SELECT term, doc FROM entry_terms WHERE term >= ? AND term < ? LIMIT 256").raw(),
+      entriesCapped: p("SELECT count(*) FROM (SELECT 1 FROM entries LIMIT ?)").pluck(),
+      allRowids: p("SELECT rowid FROM entry_text WHERE entry_text MATCH ?").pluck(),
       entryIds: p(
         "SELECT file_id, id FROM entries WHERE file_id IN (SELECT value FROM json_each(?))",
       ).raw(),
@@ -130,8 +155,8 @@ export class TextSearch {
    */
   page(terms: readonly QueryTerm[], options: TextPageOptions): TextPage {
     const words: Word[] = [];
-    for (const term of terms) {
-      const word = this.#resolve(term, options.budget);
+    for (const [i, term] of terms.entries()) {
+      const word = this.#resolve(term, i, options.budget);
       if (word !== undefined && word.count > 0) words.push(word);
     }
     if (words.length === 0) {
@@ -172,8 +197,130 @@ export class TextSearch {
     for (let i = words.length - 1; i >= 0; i--) if (common[i]) words.splice(i, 1);
   }
 
+  /**
+   * The text side of a recall, by the floor and budget of recall (recall "stop words and a
+   * floor"):
+   *
+   * 1. **Floor.** A word found in over half of the entries (bm25 gives it no weight) finds
+   *    no hit by itself when the query has rarer words (a hit found by a rarer word that
+   *    holds it too still counts it as matched), and never when the query is stop words
+   *    only (`stopWordsOnly`): an answer of 0 hits beats noise. Only a query whose every
+   *    word is that common and not a stop word (`git` in a repository about git) is
+   *    searched by those words. Judged exactly for a word matching at most `budget`
+   *    entries, and on the entries up to its `budget + 1`-th match above that.
+   * 2. **Ranked mode.** The rarest words whose counts add up to at most `budget` are
+   *    searched (OR) and every match is returned with its relevance (`-bm25`) and the bit
+   *    mask of the query terms it holds (the other words that passed the floor are looked
+   *    up among those matches only).
+   * 3. **Broad mode.** When even the rarest word matches more than `budget` entries: the
+   *    first `need` matches, summary matches first, relevance 0, masks as above; the total
+   *    is counted up to `totalCap`.
+   *
+   * Cost: bounded by `budget` rows plus `need`, whatever the size of the index.
+   *
+   * @param terms - the query's terms (at most 32).
+   * @param options - `budget`, `totalCap`, `need` (rows a page needs in broad mode), and
+   *   `stopWordsOnly` (the terms are stop words: common ones never count).
+   */
+  matches(
+    terms: readonly QueryTerm[],
+    options: { budget: number; totalCap: number; need: number; stopWordsOnly?: boolean },
+  ): TextMatches {
+    const { budget } = options;
+    const found: Word[] = [];
+    for (const [i, term] of terms.entries()) {
+      const word = this.#resolve(term, i, budget);
+      if (word !== undefined && word.count > 0) found.push(word);
+    }
+    const common = found.map((word) => this.#isCommon(word, budget));
+    const keepCommon = !options.stopWordsOnly && common.every(Boolean);
+    const words = found.filter((_, i) => keepCommon || !common[i]);
+    // A common word finds no hit by itself, but a hit found by a rarer word that holds it
+    // too matches it: it counts towards the words matched (not for stop words).
+    const alsoHeld = options.stopWordsOnly ? [] : found.filter((_, i) => !keepCommon && common[i]);
+    const none: TextMatches = {
+      rows: [],
+      complete: true,
+      total: 0,
+      totalExact: true,
+      mode: "ranked",
+    };
+    if (words.length === 0) return none;
+    words.sort((a, b) => a.count - b.count);
+    const active: Word[] = [];
+    let sum = 0;
+    for (const word of words) {
+      if (sum + word.count > budget) break;
+      active.push(word);
+      sum += word.count;
+    }
+    const bit = (word: Word) => 1 << word.term;
+    if (active.length > 0) {
+      const expr = active.map((word) => word.fts).join(" OR ");
+      const ranked = this.#sql.ranked[0].all({ expr, limit: budget + 1 }) as [number, number][];
+      const rows = new Map<number, TextMatch>();
+      for (const [fileId, bm25] of ranked) {
+        const only = active.length === 1 ? bit(active[0] as Word) : 0;
+        rows.set(fileId, { fileId, mask: only, relevance: Math.max(0, -bm25) });
+      }
+      if (active.length > 1) {
+        for (const word of active) {
+          for (const fileId of this.#sql.allRowids.all(word.fts) as number[]) {
+            const row = rows.get(fileId);
+            if (row !== undefined) row.mask |= bit(word);
+          }
+        }
+      }
+      this.#markAmong(rows, [...words.slice(active.length), ...alsoHeld]);
+      const list = [...rows.values()];
+      return { rows: list, complete: true, total: list.length, totalExact: true, mode: "ranked" };
+    }
+    const expr = words.map((word) => word.fts).join(" OR ");
+    const page = this.#broad(expr, 0, {
+      ...EMPTY_PAGE,
+      offset: 0,
+      limit: options.need,
+      totalCap: options.totalCap,
+    });
+    const rows = new Map<number, TextMatch>(
+      page.rows.map(({ fileId }) => [fileId, { fileId, mask: 0, relevance: 0 }]),
+    );
+    this.#markAmong(rows, [...words, ...alsoHeld]);
+    return {
+      rows: [...rows.values()],
+      complete: false,
+      total: page.total,
+      totalExact: page.totalExact,
+      mode: "broad",
+    };
+  }
+
+  /** Sets each word's bit on the rows whose text holds it (a lookup among those rows only). */
+  #markAmong(rows: Map<number, TextMatch>, words: readonly Word[]): void {
+    if (rows.size === 0 || words.length === 0) return;
+    const ids = JSON.stringify([...rows.keys()]);
+    for (const word of words) {
+      for (const fileId of this.#sql.matching.all(word.fts, ids) as number[]) {
+        const row = rows.get(fileId);
+        if (row !== undefined) row.mask |= 1 << word.term;
+      }
+    }
+  }
+
+  /**
+   * Whether a word is found in over half of the entries: exactly when it matches at most
+   * `budget` entries (the entries are counted up to twice its count), else judged on the
+   * entries up to its `budget + 1`-th match.
+   */
+  #isCommon(word: Word, budget: number): boolean {
+    if (word.count <= budget) {
+      return (this.#sql.entriesCapped.get(2 * word.count) as number) < 2 * word.count;
+    }
+    return (this.#sql.entriesUpTo.get(word.last, 2 * word.count) as number) < 2 * word.count;
+  }
+
   /** The FTS5 expression of a term and its (capped) count; prefixes are expanded. */
-  #resolve(term: QueryTerm, budget: number): Word | undefined {
+  #resolve(term: QueryTerm, index: number, budget: number): Word | undefined {
     let fts = term.fts;
     if (term.prefix && term.stems.length === 1) {
       const prefix = term.stems[0] as string;
@@ -186,7 +333,7 @@ export class TextSearch {
       fts = top.length === 1 ? (top[0] as string) : `(${top.join(" OR ")})`;
     }
     const [count, last] = this.#sql.count.get(fts, budget + 1) as [number, number | null];
-    return { fts, count, last: last ?? 0 };
+    return { term: index, fts, count, last: last ?? 0 };
   }
 
   #ranked(
@@ -280,6 +427,16 @@ export class TextSearch {
     };
   }
 }
+
+/** Paging options with nothing to leave out (for the broad listing of {@link TextSearch.matches}). */
+const EMPTY_PAGE: TextPageOptions = {
+  offset: 0,
+  limit: 0,
+  budget: 0,
+  totalCap: 0,
+  excludeFired: false,
+  check: [],
+};
 
 /** An FTS5 string literal (stems never hold `"`; doubling it is defence in depth). */
 function quote(text: string): string {

@@ -3,6 +3,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { type GitCliRepo, openGitRepo } from "../adapters/git-cli/git-cli-repo.js";
 import { indexSummary } from "../cli/index-summary.js";
 import type { ParseResult } from "../core/entry.js";
+import { wikiRepoName } from "../core/hit-source.js";
 import type { KnowledgeRoot } from "../core/knowledge-roots.js";
 import type { Lang } from "../core/localized-text.js";
 import { fromSqliteError, isLoreError } from "../core/lore-error.js";
@@ -27,6 +28,7 @@ import {
 } from "../services/knowledge-files.js";
 import { type RecallAnswer, recall } from "../services/recall.js";
 import { recallInRoot, withRoots } from "../services/recall-roots.js";
+import { indexProjectWiki, type WikiIndexRun, wikiFingerprint } from "../services/recall-wiki.js";
 import { type RootsStatusAnswer, rootsStatus } from "../services/roots-status.js";
 import { type RouteContextAnswer, routeContext } from "../services/route-context.js";
 import { federationFromSettings } from "./compose-federation.js";
@@ -82,6 +84,12 @@ export interface Lore {
   recall(args: RecallArgs): RecallAnswer;
   /** The configured knowledge roots (issue 3); empty without `[knowledge]`. */
   readonly roots: readonly KnowledgeRoot[];
+  /**
+   * Indexes the current project's wiki pages (`<project>/.wiki/`, `services/recall-wiki.ts`)
+   * so recall lists them; incremental. With `ifChanged`, does nothing when the wiki's
+   * fingerprint (`wikiFingerprint`) is the one of the last run.
+   */
+  indexWiki(options?: { ifChanged?: boolean }): Promise<WikiIndexRun | undefined>;
   /**
    * Indexes the notes of every root (see `services/index-roots.ts`), so recall finds them.
    * A missing root folder is reported in its run and does not stop the others.
@@ -144,6 +152,10 @@ export async function composeLore(
   });
   let closed = false;
 
+  const projectDir = resolve(settings.projectDir ?? process.cwd());
+  const wikiRepo = wikiRepoName(projectDir);
+  let wikiSeen: string | undefined;
+
   const indexTarget = (target: string, opts: IndexTargetOptions = {}) =>
     indexPath({ index, lang, log }, target, opts);
 
@@ -152,6 +164,12 @@ export async function composeLore(
     index: indexTarget,
     roots,
     indexRoots: () => indexRoots(index, roots),
+    async indexWiki(options = {}) {
+      const fingerprint = await wikiFingerprint(projectDir);
+      if (options.ifChanged === true && fingerprint === wikiSeen) return undefined;
+      wikiSeen = fingerprint;
+      return indexProjectWiki(index, projectDir);
+    },
     readFile: (input, options) => readKnowledgeFile(rootsCtx(options), input),
     writeFile: (input, options) => writeKnowledgeFile(rootsCtx(options), input),
     routeContext: (query) => routeContext(rootsCtx(), query),
@@ -171,7 +189,7 @@ export async function composeLore(
     },
     recall: ({ knowledge_root_id, ...args }) => {
       if (knowledge_root_id === undefined || knowledge_root_id.trim() === "") {
-        return withRoots(recall(index, { ...args, user }));
+        return withRoots(recall(index, { ...args, user, wiki: wikiRepo }));
       }
       const root = resolveRoot(roots, { knowledge_root_id });
       return recallInRoot(index, { ...args, user, root: root.id });
@@ -182,7 +200,12 @@ export async function composeLore(
     port(ready = Promise.resolve(), options = {}) {
       return {
         ready,
-        recall: lore.recall,
+        // The project's wiki changes under a running server (knowledge_ingest, an editor):
+        // re-index it when its fingerprint moved, then recall.
+        recall: async (args) => {
+          await lore.indexWiki({ ifChanged: true }).catch(() => undefined);
+          return lore.recall(args);
+        },
         open: lore.open,
         check: lore.check,
         readFile: (input) => lore.readFile(input, options),

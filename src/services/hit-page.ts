@@ -5,13 +5,21 @@
  */
 import type { MatchReason } from "../core/contract-match.js";
 import type { Origin } from "../core/entry.js";
+import { type HitKind, hitSource } from "../core/hit-source.js";
 import { LoreError } from "../core/lore-error.js";
 import { parseSearchQuery, type SearchQuery } from "../core/search-query.js";
 import type { EntryIndex, HitRecord } from "../index/entry-index.js";
 
-/** One listed entry: never the body. */
+/** One listed entry, root note or wiki page: never the body. */
 export interface RecallHit {
   id: string;
+  /** `entry` (of a repository), `note` (of a knowledge root) or `wiki` (a page of the project's wiki). */
+  kind: HitKind;
+  /**
+   * Where it comes from: the repository of an entry, the root id of a note, the page's path
+   * in the project of a wiki page (`.wiki/concepts/stripe-webhooks.md`).
+   */
+  source: string;
   /** The repository name the entry is stored under. */
   repo: string;
   /** The file's path in the repository. */
@@ -27,9 +35,10 @@ export interface RecallHit {
   /** Every reason it matched: `on_query` words, `on_tool` names, `text`. */
   why: MatchReason[];
   /**
-   * Orders hits within their group (higher first): for contract hits the number of
-   * triggers that fired; for text hits `-bm25`; 0 for text hits of a query too broad to
-   * rank (see `index/text-search.ts`).
+   * Orders the whole list, higher first, 4 decimals. For recall: `matched + 0.5·contract +
+   * 0.5·r/(r+1)` — the query words matched by contract or text (+1 for the tool), 0.5 when
+   * the contract fired, and the text relevance `r = -bm25` squeezed below 0.5
+   * (`core/recall-score.ts`). For search: `-bm25` (0 for a query too broad to rank).
    */
   score: number;
 }
@@ -189,6 +198,19 @@ export function queryKey(query: SearchQuery | undefined): string {
 }
 
 /**
+ * Builds a hit from its record: kind and source from its index repository (`hitSource`).
+ *
+ * @param record - the entry's listing fields.
+ * @param why - why it matched.
+ * @param score - its score (see {@link RecallHit.score}).
+ */
+export function recallHit(record: HitRecord, why: MatchReason[], score: number): RecallHit {
+  const { id, repo, path, summary, origin } = record;
+  const { kind, source } = hitSource(repo, path);
+  return { id, kind, source, repo, path, summary, origin, why, score };
+}
+
+/**
  * Turns full-text rows into hits (`why: [{kind: "text"}]`), skipping rows without a record.
  *
  * @param records - `index.hitRecords(...)` of at least these rows.
@@ -203,8 +225,7 @@ export function textHits(
   for (const row of rows) {
     const record = records.get(row.fileId);
     if (record === undefined) continue;
-    const { id, repo, path, summary, origin } = record;
-    hits.push({ id, repo, path, summary, origin, why: [{ kind: "text" }], score: row.score });
+    hits.push(recallHit(record, [{ kind: "text" }], row.score));
   }
   return hits;
 }

@@ -5,6 +5,7 @@
  * names each hit's root and runs a recall restricted to one root.
  */
 import type { MatchReason } from "../core/contract-match.js";
+import { countBits, displayScore } from "../core/recall-score.js";
 import { rootOfRepo, rootRepoName } from "../core/root-repo-name.js";
 import type { EntryIndex } from "../index/entry-index.js";
 import { RootSearch } from "../index/root-search.js";
@@ -17,9 +18,17 @@ import {
   parseOptionalQuery,
   queryKey,
   type RecallHit,
+  recallHit,
   requestKey,
 } from "./hit-page.js";
-import { RECALL_TEXT_BUDGET, type RecallInput } from "./recall.js";
+import {
+  contractInput,
+  hitLookup,
+  RECALL_TEXT_BUDGET,
+  type RecallInput,
+  scoreContract,
+  scoreText,
+} from "./recall.js";
 
 /**
  * Adds `root` to each hit that comes from a knowledge root's notes (`root:<id>` repository).
@@ -40,9 +49,10 @@ export function withRoots(page: HitPage): HitPage {
 const searches = new WeakMap<EntryIndex, RootSearch>();
 
 /**
- * Recall over one root's notes: the notes whose contract fires (most triggers first, then
- * by id), then full-text matches by bm25 (at most {@link RECALL_TEXT_BUDGET}); the same page
- * shape, cursor and byte budget as {@link recall}; the listed entries are counted as shown.
+ * Recall over one root's notes: the notes whose contract fires and the full-text matches
+ * (at most {@link RECALL_TEXT_BUDGET}), ordered by recall's one score
+ * (`core/recall-score.ts`); the same page shape, cursor and byte budget as {@link recall};
+ * the listed entries are counted as shown.
  *
  * @param index - the index.
  * @param input - as for {@link recall}, plus `root`, the root id (resolved, any case).
@@ -65,54 +75,55 @@ export function recallInRoot(index: EntryIndex, input: RecallInput & { root: str
     search = index.withDatabase((db) => new RootSearch(db));
     searches.set(index, search);
   }
-  const contract = search.contracts(repo, {
-    ...(query === undefined ? {} : { stems: query.stems }),
-    ...(tool === undefined ? {} : { tool }),
-  });
-  contract.sort((a, b) =>
-    a.reasons.length !== b.reasons.length
-      ? b.reasons.length - a.reasons.length
-      : a.entryId < b.entryId
+  const match = contractInput(query, tool);
+  const contract = search.contracts(repo, match);
+  const text = query === undefined ? [] : search.text(repo, query.terms, RECALL_TEXT_BUDGET);
+  const byFile = new Map(contract.map((hit) => [hit.fileId, hit]));
+  const candidates: { fileId: number; entryId?: string; score: number; why: MatchReason[] }[] = [];
+  const withText = new Set<number>();
+  for (const row of text) {
+    const hit = byFile.get(row.fileId);
+    withText.add(row.fileId);
+    const scored = scoreText(row, hit === undefined ? undefined : { ...hit, matched: 0 });
+    const why: MatchReason[] = [...(hit?.reasons ?? [])];
+    if (row.mask !== 0 || row.relevance > 0) why.push({ kind: "text" });
+    candidates.push({ ...scored, why });
+  }
+  for (const hit of contract) {
+    if (withText.has(hit.fileId)) continue;
+    const matched = countBits(hit.mask) + (hit.tool ? 1 : 0);
+    const scored = scoreContract({ ...hit, matched });
+    candidates.push({ ...scored, why: hit.reasons });
+  }
+  const ids = hitLookup(index).entryIdsOf(
+    candidates.filter((c) => c.entryId === undefined).map((c) => c.fileId),
+  );
+  for (const c of candidates) c.entryId ??= ids.get(c.fileId) ?? "";
+  candidates.sort((a, b) =>
+    a.score !== b.score
+      ? b.score - a.score
+      : (a.entryId as string) < (b.entryId as string)
         ? -1
-        : a.entryId > b.entryId
+        : (a.entryId as string) > (b.entryId as string)
           ? 1
           : 0,
   );
-  const text = query === undefined ? [] : search.text(repo, query.terms, RECALL_TEXT_BUDGET);
-  const fired = new Set(contract.map((hit) => hit.fileId));
-  const textOnly = text.filter(([fileId]) => !fired.has(fileId));
-  const alsoText = new Set(text.filter(([fileId]) => fired.has(fileId)).map(([id]) => id));
-  const all: { fileId: number; why: MatchReason[]; score: number }[] = [
-    ...contract.map((hit) => ({
-      fileId: hit.fileId,
-      why: [...hit.reasons, ...(alsoText.has(hit.fileId) ? [{ kind: "text" as const }] : [])],
-      score: hit.reasons.length,
-    })),
-    ...textOnly.map(([fileId, score]) => ({ fileId, why: [{ kind: "text" as const }], score })),
-  ];
-  const slice = all.slice(offset, offset + limit);
+  const slice = candidates.slice(offset, offset + limit);
   const records = index.hitRecords(slice.map((row) => row.fileId));
   const hits: RecallHit[] = [];
   for (const row of slice) {
     const record = records.get(row.fileId);
     if (record === undefined) continue;
-    const { id, repo: name, path, summary, origin } = record;
     hits.push({
-      id,
-      repo: name,
-      path,
-      summary,
-      origin,
-      why: row.why,
-      score: row.score,
+      ...recallHit(record, row.why, displayScore(row.score)),
       root: input.root.toLowerCase(),
     });
   }
   const answer = fitPage(hits, {
     offset,
-    total: all.length,
+    total: candidates.length,
     totalExact: text.length < RECALL_TEXT_BUDGET,
-    more: offset + hits.length < all.length,
+    more: offset + hits.length < candidates.length,
     key,
   });
   return countShown(index, input, answer);

@@ -163,7 +163,7 @@ describe("recall by contract", () => {
         { kind: "on_query", word: "pre-receive hook" },
         { kind: "text" },
       ],
-      score: 2,
+      score: 2.5,
     });
     const one = recall(index, { query: "hook pre-receive", user: "u" });
     expect(one.hits[0]?.why).toEqual([{ kind: "on_query", word: "hooks" }, { kind: "text" }]);
@@ -178,7 +178,7 @@ describe("recall by contract", () => {
     expect(answer.hits[0]).toMatchObject({
       id,
       why: [{ kind: "on_query", word: "deploy" }, { kind: "text" }],
-      score: 1,
+      score: 1.5,
     });
     expect(answer.hits[0]).not.toHaveProperty("body");
   });

@@ -1,9 +1,15 @@
 /**
- * Recall — the main job (issue 2, section 4; DESIGN.md "Flows" 1): the entries whose
- * contract fires for an agent's query or tool, then the best full-text matches.
+ * Recall — the main job (DESIGN.md "Flows" 1): the entries, root notes and wiki pages whose
+ * contract fires for an agent's query or tool, and the full-text matches, in one list
+ * ordered by one score (`core/recall-score.ts`).
  */
 import type { MatchReason } from "../core/contract-match.js";
+import { countBits, displayScore, recallScore } from "../core/recall-score.js";
+import type { SearchQuery } from "../core/search-query.js";
+import type { ContractHit, ContractInput } from "../index/contract-lookup.js";
 import type { EntryIndex } from "../index/entry-index.js";
+import { HitLookup } from "../index/hit-lookup.js";
+import type { TextMatch } from "../index/text-search.js";
 import {
   checkLimit,
   countShown,
@@ -13,8 +19,8 @@ import {
   parseOptionalQuery,
   queryKey,
   type RecallHit,
+  recallHit,
   requestKey,
-  textHits,
 } from "./hit-page.js";
 
 /** Most text matches recall ranks exactly (see `index/text-search.ts`); keeps recall ≤ 5 ms. */
@@ -37,22 +43,99 @@ export interface RecallInput {
   user: string;
   /** The time of the showing, ms since the epoch. Default: now. */
   now?: number;
+  /**
+   * The index repository name of the current project's wiki (`wikiRepoName`): its pages
+   * are searched, the stored pages of other projects' wikis are left out. Absent: no wiki
+   * page is listed.
+   */
+  wiki?: string;
 }
 
 /** The answer of {@link recall}. */
 export type RecallAnswer = HitPage;
 
+/** One ranked candidate of a recall. */
+export interface Candidate {
+  fileId: number;
+  /** The entry id, when known (contract hits); used to break ties. */
+  entryId?: string;
+  score: number;
+  contract: boolean;
+  text: boolean;
+}
+
 /**
- * Recalls entries for a query and/or a tool name.
+ * The contract-lookup input of a parsed query and a tool: the one-token keys with their
+ * term index, every stem for phrases, the tool.
  *
- * Order: first the entries whose contract fires (unreachable entries never do), most fired
- * triggers first, then by id; then the full-text matches not already listed, by bm25 (see
- * `index/text-search.ts` for queries too broad to rank). An entry matching both is listed
- * once, among the contract hits, with every reason in `why`. Full text lists unreachable
- * entries too (they stay findable by text and by id, seed 004 "достижимость"); only their
- * contracts are inert. Hits carry summaries, never bodies; the answer is at most `limit`
- * hits and {@link ANSWER_BYTE_BUDGET} bytes of JSON. The listed entries are counted as
- * shown to `user`.
+ * @param query - the parsed query, absent for a tool-only recall.
+ * @param tool - the tool name, absent when none.
+ */
+export function contractInput(
+  query: SearchQuery | undefined,
+  tool: string | undefined,
+): ContractInput {
+  const input: ContractInput = {};
+  if (query !== undefined) {
+    const keys: [string, number][] = [];
+    query.terms.forEach((term, i) => {
+      if (term.stems.length === 1 && !term.prefix) keys.push([term.stems[0] as string, i]);
+    });
+    input.keys = keys;
+    input.stems = query.stems;
+    input.terms = query.terms.map((term) => term.stems);
+  }
+  if (tool !== undefined) input.tool = tool;
+  return input;
+}
+
+/**
+ * Scores a text match, with the contract hit of the same entry when its contract fired too.
+ *
+ * @param row - the text match.
+ * @param hit - the entry's contract hit, if any.
+ */
+export function scoreText(row: TextMatch, hit: ContractHit | undefined): Candidate {
+  const mask = row.mask | (hit?.mask ?? 0);
+  const matched = countBits(mask) + (hit?.tool ? 1 : 0);
+  const contract = hit !== undefined;
+  const score = recallScore({ matched, contract, relevance: row.relevance });
+  return {
+    fileId: row.fileId,
+    ...(hit === undefined ? {} : { entryId: hit.entryId }),
+    score,
+    contract,
+    text: row.mask !== 0,
+  };
+}
+
+/**
+ * Scores a contract hit whose entry has no text match.
+ *
+ * @param hit - the contract hit.
+ */
+export function scoreContract(hit: ContractHit): Candidate {
+  const score = recallScore({ matched: hit.matched, contract: true, relevance: 0 });
+  return { fileId: hit.fileId, entryId: hit.entryId, score, contract: true, text: false };
+}
+
+/**
+ * Recalls entries, root notes and wiki pages for a query and/or a tool name.
+ *
+ * Order: one score for every hit (`core/recall-score.ts`): first by how many of the
+ * query's distinct words a hit matches, by contract or text; then a hit whose contract
+ * fires above one found by text only; then by text relevance; then by entry id. Stop
+ * words are left out of the query (`core/search-query.ts`) and a text match must pass the
+ * floor (`index/text-search.ts`), so a query with nothing distinctive answers no hit. An
+ * entry matching both ways is listed once, with every reason in `why`. Full text lists
+ * unreachable entries too (they stay findable by text and by id, seed 004
+ * "достижимость"); only their contracts are inert. Hits carry summaries, never bodies;
+ * the answer is at most `limit` hits and {@link ANSWER_BYTE_BUDGET} bytes of JSON. The
+ * listed entries are counted as shown to `user`.
+ *
+ * Cost: one aggregate query over the fired contracts (in SQLite), the text matches within
+ * {@link RECALL_TEXT_BUDGET}, and a limited read of the best fired entries; nothing per
+ * fired entry in JavaScript.
  *
  * @param index - the index.
  * @param input - see {@link RecallInput}.
@@ -65,59 +148,104 @@ export function recall(index: EntryIndex, input: RecallInput): RecallAnswer {
   const query = parseOptionalQuery(input.query, tool !== undefined);
   const key = requestKey(["recall", queryKey(query), tool === undefined ? "" : `tool:${tool}`]);
   const offset = decodeCursor(input.cursor, key);
+  const need = offset + limit;
 
-  const match = {
-    ...(query === undefined ? {} : { stems: query.stems }),
-    ...(tool === undefined ? {} : { tool }),
-  };
+  const match = contractInput(query, tool);
   const fired = index.contracts.fire(match);
-  const pageContract = index.contracts.page(offset, limit);
-  const reasons = index.contracts.reasons(
-    pageContract.map((hit) => hit.fileId),
-    match,
-  );
-  const textLimit = limit - pageContract.length;
-  let textRows: { fileId: number; score: number }[] = [];
+  let text: TextMatch[] = [];
   let textTotal = 0;
   let totalExact = true;
-  let alsoText = new Set<number>();
+  let complete = true;
   if (query !== undefined) {
-    const text = index.text.page(query.terms, {
-      offset: Math.max(0, offset - fired),
-      limit: textLimit,
+    const found = index.text.matches(query.terms, {
       budget: RECALL_TEXT_BUDGET,
       totalCap: RECALL_TOTAL_CAP,
-      excludeFired: fired > 0,
-      check: pageContract.map((hit) => hit.fileId),
+      need,
+      stopWordsOnly: query.stopWordsOnly,
     });
-    textRows = text.rows;
-    textTotal = text.total;
-    totalExact = text.totalExact;
-    alsoText = text.alsoText;
+    text = found.rows;
+    textTotal = found.total;
+    totalExact = found.totalExact;
+    complete = found.complete;
   }
+  const lookup = hitLookup(index);
+  const foreign = text.length === 0 ? new Set<number>() : lookup.wikiFilesExcept(input.wiki);
+  const before = text.length;
+  if (foreign.size > 0) text = text.filter((row) => !foreign.has(row.fileId));
+  const excluded = before - text.length;
 
-  const records = index.hitRecords([
-    ...pageContract.map((hit) => hit.fileId),
-    ...textRows.map((row) => row.fileId),
-  ]);
+  const textIds = text.map((row) => row.fileId);
+  const firedText = fired > 0 ? index.contracts.of(textIds) : new Map<number, ContractHit>();
+  const ranked = text.map((row) => scoreText(row, firedText.get(row.fileId)));
+  const contractOnly = index.contracts.best(need, textIds).map(scoreContract);
+  const order = mergeCandidates(lookup, ranked, contractOnly);
+  const slice = order.slice(offset, need);
+
+  const records = index.hitRecords(slice.map((c) => c.fileId));
+  const reasons = index.contracts.reasons(
+    slice.filter((c) => c.contract).map((c) => c.fileId),
+    match,
+  );
   const hits: RecallHit[] = [];
-  for (const hit of pageContract) {
-    const record = records.get(hit.fileId);
+  for (const candidate of slice) {
+    const record = records.get(candidate.fileId);
     if (record === undefined) continue;
-    const why: MatchReason[] = [...(reasons.get(hit.fileId) ?? [])];
-    if (alsoText.has(hit.fileId)) why.push({ kind: "text" });
-    const { id, repo, path, summary, origin } = record;
-    hits.push({ id, repo, path, summary, origin, why, score: hit.fired });
+    const why: MatchReason[] = [...(reasons.get(candidate.fileId) ?? [])];
+    if (candidate.text) why.push({ kind: "text" });
+    hits.push(recallHit(record, why, displayScore(candidate.score)));
   }
-  hits.push(...textHits(records, textRows));
-  const total = fired + textTotal;
-  const listed = offset + hits.length;
+  const total = fired + textTotal - firedText.size - excluded;
   const answer = fitPage(hits, {
     offset,
-    total,
+    total: Math.max(total, offset + hits.length),
     totalExact,
-    more: listed < total || (!totalExact && textRows.length === textLimit && textLimit > 0),
+    more: order.length > need || (!complete && text.length >= need),
     key,
   });
   return countShown(index, input, answer);
+}
+
+const lookups = new WeakMap<EntryIndex, HitLookup>();
+
+/** The index's {@link HitLookup}, made once per index. */
+export function hitLookup(index: EntryIndex): HitLookup {
+  let lookup = lookups.get(index);
+  if (lookup === undefined) {
+    lookup = index.withDatabase((db) => new HitLookup(db));
+    lookups.set(index, lookup);
+  }
+  return lookup;
+}
+
+/**
+ * Merges the scored text matches with the contract-only hits (already best first) into
+ * one order: score descending, then entry id; ids of text matches are read only for ties.
+ *
+ * @param lookup - the index's lookups (for the ids of tied text matches).
+ * @param ranked - scored text matches, any order.
+ * @param contractOnly - scored contract hits without a text match, best first.
+ * @returns every candidate, best first.
+ */
+export function mergeCandidates(
+  lookup: HitLookup,
+  ranked: Candidate[],
+  contractOnly: readonly Candidate[],
+): Candidate[] {
+  const all = [...ranked, ...contractOnly];
+  const scores = new Map<number, number>();
+  for (const c of all) scores.set(c.score, (scores.get(c.score) ?? 0) + 1);
+  const tied = all.filter((c) => c.entryId === undefined && (scores.get(c.score) ?? 0) > 1);
+  if (tied.length > 0) {
+    const ids = lookup.entryIdsOf(tied.map((c) => c.fileId));
+    for (const c of tied) {
+      const id = ids.get(c.fileId);
+      if (id !== undefined) c.entryId = id;
+    }
+  }
+  return all.sort((a, b) => {
+    if (a.score !== b.score) return b.score - a.score;
+    const ia = a.entryId ?? "";
+    const ib = b.entryId ?? "";
+    return ia < ib ? -1 : ia > ib ? 1 : 0;
+  });
 }

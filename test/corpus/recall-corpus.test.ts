@@ -229,8 +229,9 @@ describe.skipIf(!CORPUS_PRESENT)("import the corpus, index it, recall from it", 
       if (rank < 0) misses.push({ query: c.query, expect: c.expect, got });
     }
     const hits = CASES.length - misses.length;
+    const first = rows.filter((row) => row.startsWith("#1\t")).length;
     process.stderr.write(
-      `corpus recall: ${hits}/${CASES.length} expected hits in the top 3/5\n${rows.join("\n")}\n`,
+      `corpus recall: ${hits}/${CASES.length} expected hits in the top 3/5, hit@1 ${first}/${CASES.length}\n${rows.join("\n")}\n`,
     );
     expect(CASES.length).toBeGreaterThanOrEqual(20);
     expect(misses).toEqual([]);

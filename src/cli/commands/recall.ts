@@ -23,7 +23,8 @@ function whyText(hit: Hit): string {
 }
 
 /**
- * Prints a recall answer for people: numbered summaries, then id, path, why and score.
+ * Prints a recall answer for people: numbered summaries, then id, kind and source
+ * (`entry <repo>: <path>`, `note <root>: <path>`, `wiki .wiki/<slug>.md`), why and score.
  *
  * @param answer - the answer.
  * @param out - the line writer.
@@ -36,8 +37,9 @@ export function printRecall(
 ): void {
   answer.hits.forEach((hit, i) => {
     out(`${i + 1}. ${hit.summary}`);
-    out(`   ${hit.id}  ${hit.root === undefined ? "" : `[${hit.root}] `}${hit.path}`);
-    out(`   ${lang === "ru" ? "почему" : "why"}: ${whyText(hit)}  score ${hit.score.toFixed(2)}`);
+    const where = hit.kind === "wiki" ? hit.source : `${hit.source}: ${hit.path}`;
+    out(`   ${hit.id}  ${hit.kind} ${where}`);
+    out(`   ${lang === "ru" ? "почему" : "why"}: ${whyText(hit)}  score ${hit.score.toFixed(3)}`);
   });
   if (answer.hits.length === 0) out(lang === "ru" ? "ничего не найдено" : "nothing found");
   const more =
@@ -60,8 +62,10 @@ export const recallCommand: Command = {
   help: [
     `Usage: ${USAGE}`,
     "",
-    "Lists the entries whose contract fires on the query's words (any word form, ё = е) or",
-    "on --tool, then the best full-text matches: summary, id, path, why it matched, score.",
+    "Lists the entries, root notes and the project's wiki pages (.wiki/) that match the",
+    "query's words (by contract: any word form, ё = е; or by text) or --tool, in one order:",
+    "most query words matched first, a firing contract above an equal text match. Each hit:",
+    "summary, id, kind (entry, note, wiki) and source, why it matched, score.",
     "Listed entries count as shown for the configured user. Words need no quotes:",
     "  lore recall как откатить релиз",
     "",
@@ -97,6 +101,8 @@ export const recallCommand: Command = {
     const lore = await ctx.openLore();
     // The roots' notes change on disk between runs: bring them up to date first (issue 3).
     if (lore.roots.length > 0) await lore.indexRoots();
+    // The project's wiki pages are recalled too: bring them up to date (incremental).
+    await lore.indexWiki();
     const answer = await lore.recall(input);
     if (flag(args, "json")) printJson(ctx.out, answer);
     else printRecall(answer, ctx.out, ctx.lang);

@@ -17,6 +17,16 @@ export const recallOutput = {
     .array(
       z.object({
         id: z.string().describe("Entry id; pass it to the open tool."),
+        kind: z
+          .enum(["entry", "note", "wiki"])
+          .describe(
+            "An entry of a repository, a note of a knowledge root, or a page of this project's wiki.",
+          ),
+        source: z
+          .string()
+          .describe(
+            "Where it comes from: the repository of an entry, the root id of a note, the page's path of a wiki page (`.wiki/concepts/x.md`).",
+          ),
         repo: z.string(),
         path: z.string(),
         root: z
@@ -28,10 +38,16 @@ export const recallOutput = {
         summary: z.string().describe("The entry's first thought, at most 512 bytes."),
         origin: z.enum(["human", "agent"]),
         why: z.array(why).describe("Why it matched: an on_query word, the on_tool name, or text."),
-        score: z.number(),
+        score: z
+          .number()
+          .describe(
+            "One scale for every hit, higher first: query words matched (by contract or text, +1 for the tool) + 0.5 when the contract fired + text relevance below 0.5.",
+          ),
       }),
     )
-    .describe("Contract hits first, then full-text hits; never bodies."),
+    .describe(
+      "Entries, root notes and wiki pages in one order: more query words matched first, then a firing contract above an equal text match; never bodies.",
+    ),
   total: z.number().int().describe("How many entries match in all."),
   total_exact: z.boolean().describe("False when `total` is a lower bound (a very broad query)."),
   next_cursor: z

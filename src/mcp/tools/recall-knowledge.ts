@@ -37,8 +37,10 @@ export function registerRecallTool(
       description:
         "Find what the team already knows before you act. Call it at the start of a task with " +
         "the user's request as `query`, and before you call a tool with that tool's name as " +
-        "`tool`: entries whose contract names a word of the query or the tool come first, then " +
-        "full-text matches. Returns summaries only — id, path, summary, why it matched, score — " +
+        "`tool`. Searches the team's entries, the notes of your knowledge roots and this " +
+        "project's wiki pages in one list: hits matching more of the query's words come first, " +
+        "and of equal matches an entry whose contract names the word or the tool. Returns " +
+        "summaries only — id, kind (entry, note, wiki), source, path, summary, why it matched, score — " +
         `at most \`limit\`, with \`total\` and \`next_cursor\`. Call ${names.open} with an id to ` +
         "read an entry whole. Give `query`, `tool`, or both. Hits from a knowledge root's notes " +
         `carry \`root\`: read those with ${names.readFile}(path, knowledge_root_id=root).`,

@@ -1,0 +1,46 @@
+/**
+ * Small lookups recall needs beside contracts and full text: entry ids of tied hits, and
+ * the stored wiki pages of projects other than the current one (left out of a recall).
+ */
+import type { SqliteDatabase } from "./sqlite-database.js";
+
+/** Lookups for ranking recall hits; statements prepared once. */
+export class HitLookup {
+  readonly #sql;
+
+  /** @param db - a migrated index database. */
+  constructor(db: SqliteDatabase) {
+    const p = (sql: string) => db.prepare(sql);
+    this.#sql = {
+      entryIds: p(
+        "SELECT file_id, id FROM entries WHERE file_id IN (SELECT value FROM json_each(?))",
+      ).raw(),
+      // `wiki;` is the first string after every `wiki:…` (`;` follows `:`): an index range.
+      wikiFiles: p(
+        "SELECT file_id FROM files WHERE repo >= 'wiki:' AND repo < 'wiki;' AND repo <> ?",
+      ).pluck(),
+    };
+  }
+
+  /**
+   * The entry ids of some files.
+   *
+   * @param fileIds - file ids.
+   * @returns file id → entry id (files without an entry are absent).
+   */
+  entryIdsOf(fileIds: readonly number[]): Map<number, string> {
+    if (fileIds.length === 0) return new Map();
+    return new Map(this.#sql.entryIds.all(JSON.stringify(fileIds)) as [number, string][]);
+  }
+
+  /**
+   * The files of every stored project wiki but one.
+   *
+   * @param current - the index repository name of the current project's wiki (`wikiRepoName`),
+   *   or `undefined` to take every wiki.
+   * @returns their file ids.
+   */
+  wikiFilesExcept(current: string | undefined): Set<number> {
+    return new Set(this.#sql.wikiFiles.all(current ?? "") as number[]);
+  }
+}
