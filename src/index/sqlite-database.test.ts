@@ -12,11 +12,11 @@ describe("openSqliteDatabase", () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("creates a new file with 16 KB pages in WAL mode and an 8 MB page cache", () => {
+  it("creates a new file with 8 KB pages in WAL mode and an 8 MB page cache", () => {
     const db = openSqliteDatabase(join(dir, "new.db"));
     db.exec("CREATE TABLE t (x)");
-    expect(PAGE_SIZE_BYTES).toBe(16384);
-    expect(db.pragma("page_size", { simple: true })).toBe(16384);
+    expect(PAGE_SIZE_BYTES).toBe(8192);
+    expect(db.pragma("page_size", { simple: true })).toBe(8192);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(db.pragma("cache_size", { simple: true })).toBe(-PAGE_CACHE_KIB);
     expect(PAGE_CACHE_KIB).toBe(8192);

@@ -17,13 +17,16 @@ export type SqliteDatabase = Pick<
 export const BUSY_TIMEOUT_MS = 5_000;
 
 /**
- * Page size of a new database file, bytes. An entry row (body ≈ 2 KB, up to 64 KB) does not
- * fit twice in SQLite's default 4 KB page, so with 4 KB pages about a third of the `entries`
- * table was free space and overflow pages; 16 KB pages pack five to eight rows each. A file
- * keeps the page size it was created with (WAL files cannot change it): an older index
- * keeps 4 KB pages until it is deleted and rebuilt.
+ * Page size of a new database file, bytes. An entry row (body ≈ 2 KB, up to 64 KB) rarely
+ * fits twice in SQLite's default 4 KB page, so a 4 KB-page index is about a quarter free
+ * space and overflow pages. Measured on the bench's 100k entries (239 MB of entry files):
+ * 4 KB pages 491 MB, 8 KB 451 MB, 16 KB 435 MB; but with the {@link PAGE_CACHE_KIB} cache a
+ * lookup of many random rows (ids of hundreds of tied hits) costs a page read per row, and
+ * 16 KB reads doubled such a recall's time (4.3 → 8.7 ms CPU) where 8 KB kept it (4.1 ms).
+ * A file keeps the page size it was created with (WAL files cannot change it): an older
+ * index keeps 4 KB pages until it is deleted and rebuilt.
  */
-export const PAGE_SIZE_BYTES = 16_384;
+export const PAGE_SIZE_BYTES = 8_192;
 
 /**
  * SQLite page cache of a connection, KiB (8 MB). The file's pages stay in the OS page cache
