@@ -577,6 +577,18 @@ function categoryTable(sizes: SizeReport[]): string {
         );
       }
     }
+    const overMcp: [string, McpLatencyResult | Skipped][] = [
+      ["recall over MCP", "skipped" in s.mcp ? s.mcp : s.mcp.recall],
+      ["qmd lex over MCP", "skipped" in s.qmd ? s.qmd : s.qmd.mcp],
+    ];
+    for (const [service, report] of overMcp) {
+      if ("skipped" in report) continue;
+      for (const [category, st] of Object.entries(report.byCategory)) {
+        lines.push(
+          `| ${s.n} | ${service} | ${category} | ${formatMs(st.p50)} | ${formatMs(st.p99)} | — |`,
+        );
+      }
+    }
   }
   return lines.join("\n");
 }
