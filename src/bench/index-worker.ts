@@ -1,6 +1,6 @@
 /**
  * One index build in a process of its own, so its wall time and peak RSS are not mixed with
- * the rest of the benchmark (issue 2, section 8: "peak RSS while indexing 100k").
+ * the rest of the benchmark ("peak RSS while indexing 100k").
  *
  * Usage: `node dist/bench/index-worker.js <lore|floor> <repoDir> <commit> <dbFile>`.
  * Prints one JSON line on stdout: {@link IndexWorkerResult}.

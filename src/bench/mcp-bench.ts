@@ -1,5 +1,5 @@
 /**
- * `lore mcp` cold start to first answer against a minimal SDK server (issue 2, section 8):
+ * `lore mcp` cold start to first answer against a minimal SDK server:
  * the database is pre-built (one untimed start indexes the repository), then each timed start
  * spawns `node dist/cli/main.js mcp --repo <dir>`, initializes through the SDK `Client` and
  * waits for the first `knowledge_recall` result — an incremental start with nothing to re-index.

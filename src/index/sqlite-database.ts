@@ -1,5 +1,5 @@
 /**
- * Opening the SQLite file of the index (issue 2, section 3: better-sqlite3@12, WAL).
+ * Opening the SQLite file of the index (better-sqlite3, WAL).
  */
 import Database from "better-sqlite3";
 import { LoreError } from "../core/lore-error.js";
