@@ -1,7 +1,9 @@
 /**
  * The `on_query` words of an imported file (issue 2, section 7 "Real input"): distinct
  * significant terms, taken in a fixed order from the file's name, title, description and
- * headings. The rule itself is documented in `import-rule.ts`.
+ * headings — never from generic headings, template headings shared by many imported
+ * files, or words found in a large share of them (recall "import picks distinctive
+ * words"). The rule itself is documented in `import-rule.ts`.
  */
 import { normalizeText } from "./normalize-text.js";
 import { stemToken } from "./stem.js";
@@ -55,6 +57,117 @@ const STOPWORDS: ReadonlySet<string> = new Set(
 
 const HAS_LETTER = /\p{L}/u;
 
+/*
+ * Headings that name a kind of section, not a subject (normalised: lower case, `ё` → `е`,
+ * punctuation and numbering dropped). Their words never become contract words.
+ */
+const GENERIC_HEADING_LIST = `overview|notes|note|summary|introduction|intro|usage|examples|example
+|installation|install|setup|set up|configuration|config|getting started|get started|quick start
+|quickstart|prerequisites|requirements|references|reference|see also|links|resources|related
+|background|description|details|conclusion|faq|troubleshooting|contributing|license|changelog
+|table of contents|contents|toc|todo|next steps|tips|best practices|guidelines|rules|general
+|other|misc|miscellaneous|features|how it works|when to use|how to use|usage examples|key points
+|important|warning|caution|source|sources|further reading|learn more|what's next|whats next
+|обзор|примечания|примечание|ссылки|введение|описание|пример|примеры|использование|установка
+|настройка|см также|смотрите также|литература|содержание|заключение|требования|подробнее
+|дополнительно|что дальше|итоги|резюме|источники|полезные ссылки|начало работы|общие сведения`;
+
+const GENERIC_HEADINGS: ReadonlySet<string> = new Set(
+  GENERIC_HEADING_LIST.split("|").map((heading) => headingKey(heading)),
+);
+
+/**
+ * The form a heading is compared in: normalised, its tokens joined by one space (so
+ * `## 1. Overview:` and `Overview` are one heading).
+ *
+ * @param text - a heading's text.
+ */
+export function headingKey(text: string): string {
+  return tokenize(normalizeText(text))
+    .filter((token) => /\p{L}/u.test(token))
+    .join(" ");
+}
+
+/**
+ * Tells whether a heading is generic (`Overview`, `Notes`, `Summary`, `Примечания`,
+ * `Ссылки` …; the list is in this module).
+ *
+ * @param text - a heading's text.
+ */
+export function isGenericHeading(text: string): boolean {
+  return GENERIC_HEADINGS.has(headingKey(text));
+}
+
+/**
+ * What an import run knows of all its files (built by `importFolder`): the headings and
+ * the word stems too common among the imported files to tell one from another.
+ */
+export interface ImportVocabulary {
+  /** Heading keys (`headingKey`) shared by many files: template headings. */
+  templateHeadings: ReadonlySet<string>;
+  /** Stems that would be contract words of a large share of the files. */
+  commonStems: ReadonlySet<string>;
+}
+
+/** A heading found in at least this share of the imported files is a template heading… */
+export const TEMPLATE_HEADING_SHARE = 0.01;
+/** …when it is found in at least this many files. */
+export const TEMPLATE_HEADING_MIN_FILES = 5;
+/** A word that would be a contract word of more than this share of the imported files is too common… */
+export const COMMON_WORD_SHARE = 0.05;
+/** …judged only when at least this many files are imported. */
+export const COMMON_WORD_MIN_FILES = 20;
+
+/** What one file contributes to an {@link ImportVocabulary}: its distinct heading keys and stems. */
+export interface FileVocabulary {
+  headings: string[];
+  stems: string[];
+}
+
+/**
+ * The distinct heading keys and word stems of one file.
+ *
+ * @param headings - its headings' texts.
+ * @param text - the text whose words count (its would-be contract words).
+ */
+export function fileVocabulary(headings: readonly string[], text: string): FileVocabulary {
+  const stems = new Set<string>();
+  for (const token of tokenize(normalizeText(text))) {
+    if (isSignificantToken(token)) stems.add(stemToken(token));
+  }
+  return { headings: [...new Set(headings.map(headingKey))], stems: [...stems] };
+}
+
+/**
+ * Builds the vocabulary of an import run from its files' vocabularies: headings found in
+ * at least {@link TEMPLATE_HEADING_SHARE} of the files (and {@link TEMPLATE_HEADING_MIN_FILES}
+ * of them) are template headings; stems that would be contract words of more than
+ * {@link COMMON_WORD_SHARE} of the files are common (only when at least
+ * {@link COMMON_WORD_MIN_FILES} files are imported).
+ *
+ * @param files - one vocabulary per imported file.
+ */
+export function importVocabulary(files: readonly FileVocabulary[]): ImportVocabulary {
+  const headings = new Map<string, number>();
+  const stems = new Map<string, number>();
+  for (const file of files) {
+    for (const heading of file.headings) headings.set(heading, (headings.get(heading) ?? 0) + 1);
+    for (const stem of file.stems) stems.set(stem, (stems.get(stem) ?? 0) + 1);
+  }
+  const headingFloor = Math.max(TEMPLATE_HEADING_MIN_FILES, TEMPLATE_HEADING_SHARE * files.length);
+  const templateHeadings = new Set<string>();
+  for (const [heading, count] of headings) {
+    if (heading !== "" && count >= headingFloor) templateHeadings.add(heading);
+  }
+  const commonStems = new Set<string>();
+  if (files.length >= COMMON_WORD_MIN_FILES) {
+    for (const [stem, count] of stems) {
+      if (count > COMMON_WORD_SHARE * files.length) commonStems.add(stem);
+    }
+  }
+  return { templateHeadings, commonStems };
+}
+
 /**
  * Tells whether a normalised token may be an `on_query` word: 2–40 code points, holds a
  * letter, not a stopword (English or Russian, including the generic agent-rule words).
@@ -72,13 +185,19 @@ export function isSignificantToken(token: string): boolean {
  * Collects `on_query` words from texts in priority order: each text is normalised
  * (`normalizeText`: lower case, `ё` → `е`), split into tokens (`tokenize`), filtered by
  * {@link isSignificantToken}, and a token is taken when no earlier word has the same
- * Snowball stem (`deploy` and `deploying` count once). Stops at `max` words.
+ * Snowball stem (`deploy` and `deploying` count once) and its stem is not common to the
+ * import run (`commonStems`). Stops at `max` words.
  *
  * @param texts - the sources, most identifying first (title before headings).
  * @param max - the cap; default {@link MAX_IMPORT_WORDS}.
+ * @param commonStems - stems too common among the imported files (`importVocabulary`).
  * @returns distinct words in the order found (possibly empty).
  */
-export function collectWords(texts: readonly string[], max: number = MAX_IMPORT_WORDS): string[] {
+export function collectWords(
+  texts: readonly string[],
+  max: number = MAX_IMPORT_WORDS,
+  commonStems: ReadonlySet<string> = new Set(),
+): string[] {
   const words: string[] = [];
   const stems = new Set<string>();
   for (const text of texts) {
@@ -86,7 +205,7 @@ export function collectWords(texts: readonly string[], max: number = MAX_IMPORT_
       if (words.length >= max) return words;
       if (!isSignificantToken(token)) continue;
       const stem = stemToken(token);
-      if (stems.has(stem)) continue;
+      if (stems.has(stem) || commonStems.has(stem)) continue;
       stems.add(stem);
       words.push(token);
     }

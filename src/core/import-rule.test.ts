@@ -1,9 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { LIMITS } from "./entry.js";
-import { type ImportedEntry, importRule, isKnowledgeFileName } from "./import-rule.js";
+import {
+  type ImportedEntry,
+  importRule,
+  isKnowledgeFileName,
+  sourceVocabulary,
+} from "./import-rule.js";
 import { readSourceFrontmatter } from "./import-rule-frontmatter.js";
 import { splitBody } from "./import-rule-split.js";
-import { collectWords } from "./import-rule-words.js";
+import { collectWords, importVocabulary, isGenericHeading } from "./import-rule-words.js";
 import { parseEntry } from "./parse-entry.js";
 import { utf8ByteLength } from "./utf8.js";
 
@@ -318,5 +323,62 @@ describe("splitBody", () => {
     const parts = splitBody(body, 50);
     expect(parts.join("")).toBe(body);
     for (const part of parts) expect(utf8ByteLength(part)).toBeLessThanOrEqual(50);
+  });
+});
+
+describe("distinctive import words", () => {
+  it("takes no words from generic headings (Overview, Notes, Summary, Примечания, Ссылки)", () => {
+    const text = [
+      "# Payment retries",
+      "",
+      "## Overview",
+      "## Notes",
+      "## Summary",
+      "## Примечания",
+      "## Ссылки",
+      "## 2. Idempotency keys:",
+      "",
+      "Retry with the same key.",
+    ].join("\n");
+    const words = wordsOf(importOne("docs/payments.md", text));
+    expect(words).toEqual(["payment", "retries", "idempotency", "keys"]);
+    for (const generic of ["overview", "notes", "summary", "примечания", "ссылки"]) {
+      expect(words).not.toContain(generic);
+    }
+  });
+
+  it("drops the run's template headings and common words (importVocabulary)", () => {
+    const files = Array.from({ length: 40 }, (_, i) =>
+      sourceVocabulary(
+        `rules/r${i}.md`,
+        `# Rule ${i} widget${i}\n\n## Coding Standards\n\n## Security\n\ntext ${i}\n`,
+      ),
+    );
+    const vocabulary = importVocabulary(files);
+    expect([...vocabulary.templateHeadings].sort()).toEqual(["coding standards", "security"]);
+    // `security` is a word of all 40 files (> 5%); `widget7` of one.
+    expect(vocabulary.commonStems.has("secur")).toBe(true);
+    expect(vocabulary.commonStems.has("widget7")).toBe(false);
+    const outcome = importRule(
+      {
+        path: "rules/r7.md",
+        bytes: "# Rule 7 widget7\n\n## Coding Standards\n\n## Security\n\n## Caching layer\n",
+      },
+      minter(),
+      vocabulary,
+    );
+    expect(wordsOf(outcome.entries[0] as ImportedEntry)).toEqual([
+      "widget7",
+      "r7",
+      "caching",
+      "layer",
+    ]);
+  });
+
+  it("judges common words only when at least 20 files are imported", () => {
+    const files = Array.from({ length: 5 }, () => sourceVocabulary("a.md", "# Stripe webhooks\n"));
+    expect(importVocabulary(files).commonStems.size).toBe(0);
+    expect(isGenericHeading("  Getting Started! ")).toBe(true);
+    expect(isGenericHeading("Getting the keys")).toBe(false);
   });
 });

@@ -19,7 +19,11 @@
  * 5. **Words** (`on_query`): distinct significant terms of, in this order, frontmatter
  *    `title`, `name`, the first H1, the path name, the description, then the H1–H3
  *    headings; lower case, `ё` → `е`, English and Russian stopwords and generic rule words
- *    dropped, one word per Snowball stem, at most 12 (`collectWords`). No word → no contract.
+ *    dropped, one word per Snowball stem, at most 12 (`collectWords`). Generic headings
+ *    (`Overview`, `Notes`, `Summary`, `Примечания`, `Ссылки` …, `isGenericHeading`) give no
+ *    words, nor do the template headings and common words of the run (`importVocabulary`:
+ *    a heading found in ≥ 1% of the imported files and at least 5 of them; a word this step
+ *    would take from over 5% of them, when at least 20 are imported). No word → no contract.
  * 6. **Summary**: the description; else `title — first prose paragraph` (frontmatter
  *    title or name or H1; no prefix when the paragraph starts with it; either alone when
  *    the other is missing); folded to one line, cut to 512 bytes at a word. Left out when
@@ -47,7 +51,14 @@ import { formatEntry } from "./format-entry.js";
 import { readSourceFrontmatter } from "./import-rule-frontmatter.js";
 import { type ImportSkip, makeImportSkip } from "./import-rule-skip.js";
 import { capBytes, firstProseParagraph, listHeadings, splitBody } from "./import-rule-split.js";
-import { collectWords } from "./import-rule-words.js";
+import {
+  collectWords,
+  type FileVocabulary,
+  fileVocabulary,
+  headingKey,
+  type ImportVocabulary,
+  isGenericHeading,
+} from "./import-rule-words.js";
 import { parseEntry } from "./parse-entry.js";
 import { resolveSummary } from "./summary.js";
 import { invalidUtf8Offset, utf8ByteLength } from "./utf8.js";
@@ -110,38 +121,35 @@ const GENERIC_NAMES = new Set([
  * @param source - `path` (relative to the imported folder, `/`-separated; recorded in the
  *   Source section and used for the path name) and the file's `bytes` (or its decoded text).
  * @param mintId - returns a fresh UUIDv7 per call; called once per entry made.
+ * @param vocabulary - the import run's template headings and common words (step 5);
+ *   default: none.
  * @returns the entries, or `skip` with one of `binary`, `not_utf8`, `empty`, `too_large`,
  *   `rejected`.
  */
 export function importRule(
   source: { path: string; bytes: Uint8Array | string },
   mintId: () => string,
+  vocabulary: ImportVocabulary = NO_VOCABULARY,
 ): ImportOutcome {
   const decoded = decode(source.bytes);
   if (typeof decoded !== "string") return { entries: [], skip: decoded };
-  const { fields, body: rawBody } = readSourceFrontmatter(decoded);
-
-  const name = fieldText(fields.get("name"));
-  const fmTitle = fieldText(fields.get("title"));
-  const description =
-    fieldText(fields.get("description")) ||
-    fieldText(fields.get("desc")) ||
-    fieldText(fields.get("summary"));
-  let body = rawBody.replace(/^(?:[ \t]*\n)+/u, "").trimEnd();
-  if (body.trim() === "") body = description;
+  const { fields, name, fmTitle, description, body, h1, pathName, identity } = readSource(
+    decoded,
+    source.path,
+  );
   if (!/[\p{L}\p{N}]/u.test(body)) return { entries: [], skip: makeImportSkip("empty") };
-
-  const h1 = listHeadings(body).find((heading) => heading.level === 1)?.text ?? "";
-  const pathName = pathNameOf(source.path);
   const title = fmTitle || name || h1 || pathName;
   const sourceLines = sourceSection(source.path, fields);
-  const identity = [fmTitle, name, h1, pathName];
 
   const summary = description || titledParagraph(fmTitle || name || h1, firstProseParagraph(body));
   const whole = buildEntry({
     id: mintId(),
     body,
-    words: collectWords([...identity, description, ...headingTexts(body)]),
+    words: collectWords(
+      [...identity, description, ...headingTexts(body, vocabulary)],
+      undefined,
+      vocabulary.commonStems,
+    ),
     summary,
     sourceLines,
     links: [],
@@ -169,13 +177,54 @@ export function importRule(
     return buildEntry({
       id: ids[i] as string,
       body: chunk,
-      words: collectWords([...identity, first ? description : "", ...headingTexts(chunk)]),
+      words: collectWords(
+        [...identity, first ? description : "", ...headingTexts(chunk, vocabulary)],
+        undefined,
+        vocabulary.commonStems,
+      ),
       summary: lead ? `${label}: ${lead}` : label,
       sourceLines: [`- part: ${i + 1} of ${n}`, ...sourceLines],
       links: [ids[i - 1], ids[i + 1]].filter((id): id is string => id !== undefined),
     });
   });
   return finish(parts, source.path);
+}
+
+/** A decoded source file's parts (steps 2–4 of the rule). */
+interface SourceParts {
+  fields: Map<string, unknown>;
+  name: string;
+  fmTitle: string;
+  description: string;
+  body: string;
+  h1: string;
+  pathName: string;
+  /** The names, most identifying first: title, name, H1, path name. */
+  identity: string[];
+}
+
+function readSource(decoded: string, path: string): SourceParts {
+  const { fields, body: rawBody } = readSourceFrontmatter(decoded);
+  const name = fieldText(fields.get("name"));
+  const fmTitle = fieldText(fields.get("title"));
+  const description =
+    fieldText(fields.get("description")) ||
+    fieldText(fields.get("desc")) ||
+    fieldText(fields.get("summary"));
+  let body = rawBody.replace(/^(?:[ \t]*\n)+/u, "").trimEnd();
+  if (body.trim() === "") body = description;
+  const h1 = listHeadings(body).find((heading) => heading.level === 1)?.text ?? "";
+  const pathName = pathNameOf(path);
+  return {
+    fields,
+    name,
+    fmTitle,
+    description,
+    body,
+    h1,
+    pathName,
+    identity: [fmTitle, name, h1, pathName],
+  };
 }
 
 /** Extensions of the files the import reads. */
@@ -242,10 +291,34 @@ function pathNameOf(path: string): string {
   return segments.at(-2) ?? stem;
 }
 
-function headingTexts(body: string): string[] {
+/** An import run that knows nothing of its other files. */
+const NO_VOCABULARY: ImportVocabulary = { templateHeadings: new Set(), commonStems: new Set() };
+
+/** The H1–H3 headings that may give words: not generic, not template headings of the run. */
+function headingTexts(body: string, vocabulary: ImportVocabulary): string[] {
   return listHeadings(body)
     .filter((heading) => heading.level <= 3)
-    .map((heading) => heading.text);
+    .map((heading) => heading.text)
+    .filter(
+      (text) => !isGenericHeading(text) && !vocabulary.templateHeadings.has(headingKey(text)),
+    );
+}
+
+/**
+ * What a source file contributes to its import run's vocabulary (`importVocabulary`): its
+ * heading keys and the stems of the words step 5 would take from it (before the run's
+ * common words are known). Never throws; a binary or non-UTF-8 file gives nothing.
+ *
+ * @param path - the file's path (for the path name).
+ * @param bytes - the file's bytes (or its text).
+ */
+export function sourceVocabulary(path: string, bytes: Uint8Array | string): FileVocabulary {
+  const decoded = decode(bytes);
+  if (typeof decoded !== "string") return { headings: [], stems: [] };
+  const { identity, description, body } = readSource(decoded, path);
+  const headings = listHeadings(body).map((heading) => heading.text);
+  const words = collectWords([...identity, description, ...headingTexts(body, NO_VOCABULARY)]);
+  return fileVocabulary(headings, words.join(" "));
 }
 
 function titledParagraph(title: string, paragraph: string): string {

@@ -16,7 +16,8 @@
  *    endings (`журнал` → `журна`, `токен` → `ток`) but leaves in `журналу`, `токенам`.
  * 2. Trailing vowels, `й` and `ь` are cut, leaving at least one letter: `депло` → `депл`,
  *    `писа` → `пис`.
- * 3. Stems of 6 letters or more lose a final `-ов` (`тестиров` / `тестиру-ю`); stems of
+ * 3. Stems of 7 letters or more lose a final `-ован` (`кэширование` → `кэшир`, as
+ *    `кэшировать`), stems of 6 or more a final `-ов` (`тестиров` / `тестиру-ю`); stems of
  *    5 or more lose a fleeting `о`/`е` before a final `к` or `ц` (`веток` / `ветка`,
  *    `конец` / `конца`).
  * 4. The consonant alternations of verb stems are folded at the end: in a token ending in
@@ -50,8 +51,9 @@ let current = new Map<string, string>();
 let previous = new Map<string, string>();
 
 /**
- * Stems one token: the Russian Snowball stemmer for a Cyrillic word, the English one for a
- * Latin word, any other token (digits, other scripts, mixed scripts) as is. Results are
+ * Stems one token: for a Cyrillic word the Russian Snowball stem folded into a key by the
+ * rule in the module header, for a Latin word the English Snowball stem, any other token
+ * (digits, other scripts, mixed scripts) as is. Results are
  * memoised in a bounded cache (at most 100,000 words).
  *
  * @param token - one token from `tokenize` (already normalised: lower case, `ё` → `е`).
@@ -94,6 +96,9 @@ const TRAILING_SOFT = /[аеиоуыэюяйь]+$/u;
 /** The `-ов-` of an `-овать` verb, whose present tense has `-у-` (step 3). */
 const OVA = /ов$/u;
 
+/** The `-ован-` of a noun made from an `-овать` verb (`кэширован-ие`, step 3). */
+const OVAN = /ован$/u;
+
 /** A fleeting vowel before a final `к` or `ц` (`веток` / `ветка`, `конец` / `конца`, step 3). */
 const FLEETING = /([^аеиоуыэюя])[ое]([кц])$/u;
 
@@ -125,6 +130,7 @@ function russianKey(stem: string, token: string): string {
   if (key.length >= 5) key = key.replace(LEFT_VERB_ENDING, "").replace(NOMINATIVE_CUT, "");
   key = key.replace(TRAILING_SOFT, "");
   if (key.length === 0) return stem;
+  if (key.length >= 7) key = key.replace(OVAN, "");
   if (key.length >= 6) key = key.replace(OVA, "");
   if (key.length >= 5) key = key.replace(FLEETING, "$1$2");
   if (key.length > 2 && FIRST_PERSON_L.test(token)) key = key.replace(LABIAL_L, "$1");

@@ -132,9 +132,15 @@ export class RootSearch {
    * @param repo - the repository name.
    * @param terms - the query's terms (OR).
    * @param cap - most rows.
+   * @param masks - the bits of each term (default: bit *i* for term *i*).
    * @returns the matches, best first.
    */
-  text(repo: string, terms: readonly QueryTerm[], cap: number): RepoTextHit[] {
+  text(
+    repo: string,
+    terms: readonly QueryTerm[],
+    cap: number,
+    masks: readonly number[] = [],
+  ): RepoTextHit[] {
     if (terms.length === 0) return [];
     const expr = terms.map((term) => term.fts).join(" OR ");
     const rows = this.#sql.text.all(expr, repo, cap) as [number, number][];
@@ -144,7 +150,7 @@ export class RootSearch {
     terms.forEach((term, i) => {
       for (const fileId of this.#sql.holding.all(term.fts, repo) as number[]) {
         const found = hits.get(fileId);
-        if (found !== undefined) found.mask |= 1 << i;
+        if (found !== undefined) found.mask |= masks[i] ?? 1 << i;
       }
     });
     return [...hits.values()];

@@ -204,7 +204,8 @@ export class TextSearch {
    * 1. **Floor.** A word found in over half of the entries (bm25 gives it no weight) finds
    *    no hit by itself when the query has rarer words (a hit found by a rarer word that
    *    holds it too still counts it as matched), and never when the query is stop words
-   *    only (`stopWordsOnly`): an answer of 0 hits beats noise. Only a query whose every
+   *    only (`stopWordsOnly`): an answer of 0 hits beats noise. A query of stop words
+   *    only lists just the entries holding every one of them (`как в` finds «как … в»). Only a query whose every
    *    word is that common and not a stop word (`git` in a repository about git) is
    *    searched by those words. Judged exactly for a word matching at most `budget`
    *    entries, and on the entries up to its `budget + 1`-th match above that.
@@ -219,12 +220,19 @@ export class TextSearch {
    * Cost: bounded by `budget` rows plus `need`, whatever the size of the index.
    *
    * @param terms - the query's terms (at most 32).
-   * @param options - `budget`, `totalCap`, `need` (rows a page needs in broad mode), and
-   *   `stopWordsOnly` (the terms are stop words: common ones never count).
+   * @param options - `budget`, `totalCap`, `need` (rows a page needs in broad mode),
+   *   `stopWordsOnly` (the terms are stop words: common ones never count), `termMasks` (the
+   *   bits each term sets in a row's mask; default bit *i* for term *i*).
    */
   matches(
     terms: readonly QueryTerm[],
-    options: { budget: number; totalCap: number; need: number; stopWordsOnly?: boolean },
+    options: {
+      budget: number;
+      totalCap: number;
+      need: number;
+      stopWordsOnly?: boolean;
+      termMasks?: readonly number[];
+    },
   ): TextMatches {
     const { budget } = options;
     const found: Word[] = [];
@@ -233,11 +241,6 @@ export class TextSearch {
       if (word !== undefined && word.count > 0) found.push(word);
     }
     const common = found.map((word) => this.#isCommon(word, budget));
-    const keepCommon = !options.stopWordsOnly && common.every(Boolean);
-    const words = found.filter((_, i) => keepCommon || !common[i]);
-    // A common word finds no hit by itself, but a hit found by a rarer word that holds it
-    // too matches it: it counts towards the words matched (not for stop words).
-    const alsoHeld = options.stopWordsOnly ? [] : found.filter((_, i) => !keepCommon && common[i]);
     const none: TextMatches = {
       rows: [],
       complete: true,
@@ -245,6 +248,13 @@ export class TextSearch {
       totalExact: true,
       mode: "ranked",
     };
+    // A query of stop words only must find them all, none of them common (see the floor).
+    if (options.stopWordsOnly && (found.length < terms.length || common.some(Boolean))) return none;
+    const keepCommon = !options.stopWordsOnly && common.every(Boolean);
+    const words = found.filter((_, i) => keepCommon || !common[i]);
+    // A common word finds no hit by itself, but a hit found by a rarer word that holds it
+    // too matches it: it counts towards the words matched (not for stop words).
+    const alsoHeld = options.stopWordsOnly ? [] : found.filter((_, i) => !keepCommon && common[i]);
     if (words.length === 0) return none;
     words.sort((a, b) => a.count - b.count);
     const active: Word[] = [];
@@ -254,7 +264,8 @@ export class TextSearch {
       active.push(word);
       sum += word.count;
     }
-    const bit = (word: Word) => 1 << word.term;
+    const masks = options.termMasks ?? [];
+    const bit = (word: Word) => masks[word.term] ?? 1 << word.term;
     if (active.length > 0) {
       const expr = active.map((word) => word.fts).join(" OR ");
       const ranked = this.#sql.ranked[0].all({ expr, limit: budget + 1 }) as [number, number][];
@@ -271,8 +282,12 @@ export class TextSearch {
           }
         }
       }
-      this.#markAmong(rows, [...words.slice(active.length), ...alsoHeld]);
-      const list = [...rows.values()];
+      this.#markAmong(rows, [...words.slice(active.length), ...alsoHeld], bit);
+      let list = [...rows.values()];
+      if (options.stopWordsOnly) {
+        const all = words.reduce((mask, word) => mask | bit(word), 0);
+        list = list.filter((row) => row.mask === all);
+      }
       return { rows: list, complete: true, total: list.length, totalExact: true, mode: "ranked" };
     }
     const expr = words.map((word) => word.fts).join(" OR ");
@@ -285,7 +300,7 @@ export class TextSearch {
     const rows = new Map<number, TextMatch>(
       page.rows.map(({ fileId }) => [fileId, { fileId, mask: 0, relevance: 0 }]),
     );
-    this.#markAmong(rows, [...words, ...alsoHeld]);
+    this.#markAmong(rows, [...words, ...alsoHeld], bit);
     return {
       rows: [...rows.values()],
       complete: false,
@@ -296,13 +311,17 @@ export class TextSearch {
   }
 
   /** Sets each word's bit on the rows whose text holds it (a lookup among those rows only). */
-  #markAmong(rows: Map<number, TextMatch>, words: readonly Word[]): void {
+  #markAmong(
+    rows: Map<number, TextMatch>,
+    words: readonly Word[],
+    bit: (word: Word) => number,
+  ): void {
     if (rows.size === 0 || words.length === 0) return;
     const ids = JSON.stringify([...rows.keys()]);
     for (const word of words) {
       for (const fileId of this.#sql.matching.all(word.fts, ids) as number[]) {
         const row = rows.get(fileId);
-        if (row !== undefined) row.mask |= 1 << word.term;
+        if (row !== undefined) row.mask |= bit(word);
       }
     }
   }

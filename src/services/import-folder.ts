@@ -9,8 +9,10 @@ import {
   IMPORT_PART_BYTES,
   importRule,
   isKnowledgeFileName,
+  sourceVocabulary,
 } from "../core/import-rule.js";
 import { type ImportSkipCode, makeImportSkip } from "../core/import-rule-skip.js";
+import { type ImportVocabulary, importVocabulary } from "../core/import-rule-words.js";
 import type { Lang } from "../core/localized-text.js";
 import { LoreError } from "../core/lore-error.js";
 
@@ -65,7 +67,9 @@ const MAX_STUB_BYTES = 512;
 
 /**
  * Imports every knowledge-like file under `from` (see `isKnowledgeFileName`) into entry
- * files `<to>/<id>.md`, in sorted path order (UTF-16 code unit order of the `/`-separated
+ * files `<to>/<id>.md`, in two passes: the first reads every file for the run's vocabulary
+ * (`importVocabulary`: template headings and words too common to be contract words), the
+ * second imports each file with it, in sorted path order (UTF-16 code unit order of the `/`-separated
  * relative path), so the same folder and the same id sequence give the same files.
  * Symbolic links are never followed (skipped `symlink`); a small one-line file whose text
  * names another regular file inside `from` (a symlink stored as text, as git checkouts
@@ -88,10 +92,22 @@ export async function importFolder(options: ImportFolderOptions): Promise<Import
   const skip = (path: string, code: ImportSkipCode, params: Record<string, string | number>) => {
     report.skipped.push({ path, code, message: makeImportSkip(code, params).message[lang] });
   };
+  // First pass: the run's vocabulary (template headings, common words) from every
+  // knowledge file it will import; the second pass imports with it.
+  const vocabularies = [];
+  for (const file of files) {
+    const name = file.path.slice(file.path.lastIndexOf("/") + 1);
+    if (file.symlink || !isKnowledgeFileName(name)) continue;
+    const stat = await lstat(file.absolute).catch(() => null);
+    if (stat === null || stat.size > MAX_READ_BYTES) continue;
+    const bytes = await readFile(file.absolute).catch(() => null);
+    if (bytes !== null) vocabularies.push(sourceVocabulary(file.path, bytes));
+  }
+  const vocabulary = importVocabulary(vocabularies);
   let done = 0;
   for (const file of files) {
     done++;
-    await importOne(file, from, to, options.mintId, report, skip);
+    await importOne(file, from, to, { mintId: options.mintId, vocabulary }, report, skip);
     options.onProgress?.(done, files.length);
   }
   return report;
@@ -110,7 +126,7 @@ async function importOne(
   file: FoundFile,
   from: string,
   to: string,
-  mintId: () => string,
+  run: { mintId: () => string; vocabulary: ImportVocabulary },
   report: ImportReport,
   skip: Skip,
 ): Promise<void> {
@@ -129,7 +145,7 @@ async function importOne(
   }
   const target = await linkStubTarget(bytes, file.absolute, from);
   if (target !== undefined) return skip(file.path, "link_stub", { target });
-  const outcome = importRule({ path: file.path, bytes }, mintId);
+  const outcome = importRule({ path: file.path, bytes }, run.mintId, run.vocabulary);
   if (outcome.skip) return skip(file.path, outcome.skip.code, outcome.skip.params);
   const ids: string[] = [];
   for (const imported of outcome.entries) {

@@ -24,6 +24,7 @@ import {
 import {
   contractInput,
   hitLookup,
+  queryWords,
   RECALL_TEXT_BUDGET,
   type RecallInput,
   scoreContract,
@@ -77,14 +78,19 @@ export function recallInRoot(index: EntryIndex, input: RecallInput & { root: str
   }
   const match = contractInput(query, tool);
   const contract = search.contracts(repo, match);
-  const text = query === undefined ? [] : search.text(repo, query.terms, RECALL_TEXT_BUDGET);
+  const words = query === undefined ? undefined : queryWords(query);
+  const text =
+    query === undefined
+      ? []
+      : search.text(repo, query.terms, RECALL_TEXT_BUDGET, words?.termMasks ?? []);
   const byFile = new Map(contract.map((hit) => [hit.fileId, hit]));
+  const asked = (words?.bitOf.size ?? 0) + (tool === undefined ? 0 : 1);
   const candidates: { fileId: number; entryId?: string; score: number; why: MatchReason[] }[] = [];
   const withText = new Set<number>();
   for (const row of text) {
     const hit = byFile.get(row.fileId);
     withText.add(row.fileId);
-    const scored = scoreText(row, hit === undefined ? undefined : { ...hit, matched: 0 });
+    const scored = scoreText(row, hit === undefined ? undefined : { ...hit, matched: 0 }, asked);
     const why: MatchReason[] = [...(hit?.reasons ?? [])];
     if (row.mask !== 0 || row.relevance > 0) why.push({ kind: "text" });
     candidates.push({ ...scored, why });
@@ -92,7 +98,7 @@ export function recallInRoot(index: EntryIndex, input: RecallInput & { root: str
   for (const hit of contract) {
     if (withText.has(hit.fileId)) continue;
     const matched = countBits(hit.mask) + (hit.tool ? 1 : 0);
-    const scored = scoreContract({ ...hit, matched });
+    const scored = scoreContract({ ...hit, matched }, asked);
     candidates.push({ ...scored, why: hit.reasons });
   }
   const ids = hitLookup(index).entryIdsOf(

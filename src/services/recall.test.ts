@@ -163,7 +163,7 @@ describe("recall by contract", () => {
         { kind: "on_query", word: "pre-receive hook" },
         { kind: "text" },
       ],
-      score: 2.5,
+      score: 3.6667,
     });
     const one = recall(index, { query: "hook pre-receive", user: "u" });
     expect(one.hits[0]?.why).toEqual([{ kind: "on_query", word: "hooks" }, { kind: "text" }]);
@@ -181,6 +181,26 @@ describe("recall by contract", () => {
       score: 1.5,
     });
     expect(answer.hits[0]).not.toHaveProperty("body");
+  });
+
+  it("pages through contract hits that have no text match", () => {
+    index.transaction(() => {
+      for (let i = 0; i < 60; i++) put(`Shell note ${i}.`, [onTool("Bash")]);
+    });
+    const first = recall(index, { tool: "Bash", user: "u", limit: 50 });
+    expect(first.hits).toHaveLength(50);
+    expect(first.total).toBe(60);
+    expect(first.next_cursor).not.toBeNull();
+    const second = recall(index, {
+      tool: "Bash",
+      user: "u",
+      limit: 50,
+      cursor: first.next_cursor as string,
+    });
+    expect(second.hits).toHaveLength(10);
+    expect(second.next_cursor).toBeNull();
+    const ids = new Set([...first.hits, ...second.hits].map((hit) => hit.id));
+    expect(ids.size).toBe(60);
   });
 
   it("fires on_tool on the exact name, alone or with a query", () => {

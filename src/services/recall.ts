@@ -65,8 +65,43 @@ export interface Candidate {
 }
 
 /**
- * The contract-lookup input of a parsed query and a tool: the one-token keys with their
- * term index, every stem for phrases, the tool.
+ * The words a recall counts (recall's "distinct words"): each distinct stem of the query's
+ * terms (`SearchQuery.keys`: stop words left out; the tokens of a glued word count one by
+ * one, `ai` and `перевод` of `ai-перевод`), at most 31, as bit indices; and each term's mask
+ * of those bits.
+ */
+export interface QueryWords {
+  /** Stem → its bit index. */
+  bitOf: Map<string, number>;
+  /** Per query term, the bits of its stems. */
+  termMasks: number[];
+}
+
+/** Most distinct words of a query a recall counts (bits of a 32-bit mask, sign bit unused). */
+export const MAX_COUNTED_WORDS = 31;
+
+/**
+ * The counted words of a parsed query (see {@link QueryWords}).
+ *
+ * @param query - the parsed query.
+ */
+export function queryWords(query: SearchQuery): QueryWords {
+  const bitOf = new Map<string, number>();
+  for (const key of query.keys) {
+    if (bitOf.size < MAX_COUNTED_WORDS && !bitOf.has(key)) bitOf.set(key, bitOf.size);
+  }
+  const termMasks = query.terms.map((term) =>
+    term.stems.reduce((mask, stem) => {
+      const bit = bitOf.get(stem);
+      return bit === undefined ? mask : mask | (1 << bit);
+    }, 0),
+  );
+  return { bitOf, termMasks };
+}
+
+/**
+ * The contract-lookup input of a parsed query and a tool: each whole stem with its bit
+ * (a prefix term's last stem is not a whole word), every stem for phrases, the tool.
  *
  * @param query - the parsed query, absent for a tool-only recall.
  * @param tool - the tool name, absent when none.
@@ -77,13 +112,19 @@ export function contractInput(
 ): ContractInput {
   const input: ContractInput = {};
   if (query !== undefined) {
+    const { bitOf } = queryWords(query);
     const keys: [string, number][] = [];
-    query.terms.forEach((term, i) => {
-      if (term.stems.length === 1 && !term.prefix) keys.push([term.stems[0] as string, i]);
-    });
+    for (const term of query.terms) {
+      const whole = term.prefix ? term.stems.slice(0, -1) : term.stems;
+      for (const stem of whole) {
+        const bit = bitOf.get(stem);
+        if (bit !== undefined) keys.push([stem, bit]);
+      }
+    }
     input.keys = keys;
     input.stems = query.stems;
-    input.terms = query.terms.map((term) => term.stems);
+    // A fired phrase covers each counted word it holds.
+    input.terms = [...bitOf.keys()].map((stem) => [stem]);
   }
   if (tool !== undefined) input.tool = tool;
   return input;
@@ -94,12 +135,14 @@ export function contractInput(
  *
  * @param row - the text match.
  * @param hit - the entry's contract hit, if any.
+ * @param asked - the query's words, + 1 when a tool was asked.
  */
-export function scoreText(row: TextMatch, hit: ContractHit | undefined): Candidate {
-  const mask = row.mask | (hit?.mask ?? 0);
-  const matched = countBits(mask) + (hit?.tool ? 1 : 0);
+export function scoreText(row: TextMatch, hit: ContractHit | undefined, asked: number): Candidate {
+  const tool = hit?.tool ? 1 : 0;
+  const matched = countBits(row.mask | (hit?.mask ?? 0)) + tool;
   const contract = hit !== undefined;
-  const score = recallScore({ matched, contract, relevance: row.relevance });
+  const byContract = hit === undefined ? 0 : Math.max(1, countBits(hit.mask) + tool);
+  const score = recallScore({ matched, byContract, asked, relevance: row.relevance });
   return {
     fileId: row.fileId,
     ...(hit === undefined ? {} : { entryId: hit.entryId }),
@@ -113,9 +156,11 @@ export function scoreText(row: TextMatch, hit: ContractHit | undefined): Candida
  * Scores a contract hit whose entry has no text match.
  *
  * @param hit - the contract hit.
+ * @param asked - the query's words, + 1 when a tool was asked.
  */
-export function scoreContract(hit: ContractHit): Candidate {
-  const score = recallScore({ matched: hit.matched, contract: true, relevance: 0 });
+export function scoreContract(hit: ContractHit, asked: number): Candidate {
+  const byContract = Math.max(1, hit.matched);
+  const score = recallScore({ matched: hit.matched, byContract, asked, relevance: 0 });
   return { fileId: hit.fileId, entryId: hit.entryId, score, contract: true, text: false };
 }
 
@@ -162,6 +207,7 @@ export function recall(index: EntryIndex, input: RecallInput): RecallAnswer {
       totalCap: RECALL_TOTAL_CAP,
       need,
       stopWordsOnly: query.stopWordsOnly,
+      termMasks: queryWords(query).termMasks,
     });
     text = found.rows;
     textTotal = found.total;
@@ -176,8 +222,12 @@ export function recall(index: EntryIndex, input: RecallInput): RecallAnswer {
 
   const textIds = text.map((row) => row.fileId);
   const firedText = fired > 0 ? index.contracts.of(textIds) : new Map<number, ContractHit>();
-  const ranked = text.map((row) => scoreText(row, firedText.get(row.fileId)));
-  const contractOnly = index.contracts.best(need, textIds).map(scoreContract);
+  const asked = (query === undefined ? 0 : queryWords(query).bitOf.size) + (tool ? 1 : 0);
+  const ranked = text.map((row) => scoreText(row, firedText.get(row.fileId), asked));
+  // One past the page: tells whether more contract hits follow it.
+  const contractOnly = index.contracts
+    .best(need + 1, textIds)
+    .map((hit) => scoreContract(hit, asked));
   const order = mergeCandidates(lookup, ranked, contractOnly);
   const slice = order.slice(offset, need);
 

@@ -215,7 +215,7 @@ describe("every word form fires its contract word", () => {
     expect(checked).toBeGreaterThan(600);
   });
 
-  it("fires `деплой` on the forms of the issue, capitalised and with ё", () => {
+  it("fires `деплой` on the forms the Snowball stem alone missed, capitalised, with ё", () => {
     for (const form of ["деплою", "деплоя", "деплоем", "деплои", "деплоев", "ДЕПЛОЯМИ"]) {
       expect(fires("деплой", `как ${form} в пятницу`)).toBe(true);
     }
@@ -223,7 +223,7 @@ describe("every word form fires its contract word", () => {
     expect(fires("релиз", "релизов")).toBe(true);
   });
 
-  it("fires a derived verb on its noun (a bonus): деплоить, задеплоить → деплой", () => {
+  it("fires a derived verb on its noun (a bonus): деплоить, деплоим → деплой", () => {
     expect(fires("деплой", "деплоить")).toBe(true);
     expect(fires("деплой", "деплоим")).toBe(true);
   });

@@ -144,6 +144,13 @@ const CASES: RecallCase[] = [
   },
 ];
 
+/**
+ * The least share of queries whose expected file must come first (hit@1): 28 of 31 before
+ * the import picked distinctive words and recall ranked by one score, 29 after; it may go
+ * up, never down.
+ */
+const HIT_AT_1_FLOOR = 29;
+
 /** Reasons the import may give on this corpus; anything else is a bug. */
 const EXPECTED_SKIPS = new Set(["not_knowledge", "link_stub", "empty"]);
 
@@ -226,6 +233,11 @@ describe.skipIf(!CORPUS_PRESENT)("import the corpus, index it, recall from it", 
       const got = answer.hits.map((hit) => sourceOf.get(hit.id) ?? `?${hit.path}`);
       const rank = got.slice(0, c.top).findIndex((path) => c.expect.includes(path));
       rows.push(`${rank >= 0 ? `#${rank + 1}` : "miss"}\t${c.query}`);
+      if (rank !== 0) {
+        answer.hits.slice(0, 3).forEach((hit, i) => {
+          rows.push(`\t\t${i + 1}. ${hit.score} ${got[i]} ${JSON.stringify(hit.why)}`);
+        });
+      }
       if (rank < 0) misses.push({ query: c.query, expect: c.expect, got });
     }
     const hits = CASES.length - misses.length;
@@ -235,6 +247,7 @@ describe.skipIf(!CORPUS_PRESENT)("import the corpus, index it, recall from it", 
     );
     expect(CASES.length).toBeGreaterThanOrEqual(20);
     expect(misses).toEqual([]);
+    expect(first).toBeGreaterThanOrEqual(HIT_AT_1_FLOOR);
   });
 });
 

@@ -207,6 +207,30 @@ describe("recall answers natural questions over a team's knowledge base", () => 
     expect(first).toMatchObject({ kind: "entry", source: "team/app", repo: "team/app" });
   });
 
+  it("answers odd queries without noise or a crash", () => {
+    // Only stop words, in both languages: nothing distinctive, no hit.
+    expect(ask("how do I do it")).toEqual([]);
+    expect(ask("как и что в это")).toEqual([]);
+    // ё/е, э/е after a consonant, capitals: the same words.
+    expect(ask("ПАРТНЁРА")).toEqual(["partnerKey"]);
+    expect(ask("рэвью")).toEqual(["codeReview"]);
+    // Mixed scripts and emoji between words.
+    expect(ask("🚀 stripe 🔥 вебхук")).toEqual(["stripe"]);
+    expect(ask("redisкэш")).toEqual([]);
+    // A 10 KB query: the first words are searched, the answer stays bounded.
+    const long = `${"why does the deploy ".repeat(500)}stripe`;
+    expect(long.length).toBeGreaterThan(10_000);
+    const answer = recall(index, { query: long, user: "u" });
+    expect(answer.hits.length).toBeLessThanOrEqual(10);
+    expect(ask(`redis ${"x".repeat(5000)}`)).toEqual(["redis"]);
+    // 40 distinct words: the answer is still the entry holding the rare one.
+    const many = Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ");
+    expect(ask(`${many} eviction`)).toEqual([]);
+    expect(ask(`eviction ${many}`)).toEqual(["redis"]);
+    // A prefix of a contract word's form.
+    expect(ask("ротац*")).toEqual(["partnerKey"]);
+  });
+
   it("refuses a query with no word at all (emoji, punctuation) with empty_query", () => {
     for (const query of ["🚀🔥", "?!", "   "]) {
       expect(() => recall(index, { query, user: "u" })).toThrow(LoreError);
