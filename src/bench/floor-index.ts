@@ -1,5 +1,5 @@
 /**
- * The index-build FLOOR of the benchmark (issue 2, section 8): the least work any indexer of
+ * The index-build FLOOR of the benchmark: the least work any indexer of
  * the same repository must do — list the knowledge blobs (`git ls-tree`), read them through
  * one pipelined `git cat-file --batch` (a raw child process, not Lore's adapter), and insert
  * their text into a bare FTS5 table (`unicode61`) of a fresh SQLite file, in transactions of

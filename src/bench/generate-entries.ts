@@ -1,5 +1,5 @@
 /**
- * The benchmark's corpus: N synthetic entries (issue 2, section 8) — ≈2 KB mean body of
+ * The benchmark's corpus: N synthetic entries — ≈2 KB mean body of
  * Russian and English words drawn with Zipf's law, contracts with `on_query` words and
  * `on_tool` names, a few unreachable entries — written as entry files (H1's `formatEntry`)
  * into a real git repository under `.gitriver/knowledge/`, committed with one

@@ -1,6 +1,6 @@
 /**
  * One index build in a process of its own, so its wall time and peak RSS are not mixed with
- * the rest of the benchmark (issue 2, section 8: "peak RSS while indexing 100k").
+ * the rest of the benchmark ("peak RSS while indexing 100k").
  *
  * Usage: `node dist/bench/index-worker.js <lore|floor> <repoDir> <commit> <dbFile>`.
  * Prints one JSON line on stdout: {@link IndexWorkerResult}.
@@ -19,6 +19,11 @@ export interface IndexWorkerResult {
   ms: number;
   /** Peak resident set size of this process, bytes (`process.resourceUsage().maxRSS`). */
   maxRssBytes: number;
+  /**
+   * CPU time of this process (user + system), ms, without its git children. On a shared
+   * machine it is steadier than the wall time, which includes waiting for a core.
+   */
+  cpuMs: number;
   /** Extra figures of the mode (e.g. the floor's time inside FTS5 inserts). */
   detail: Record<string, unknown>;
 }
@@ -28,7 +33,7 @@ async function main(): Promise<void> {
   if ((mode !== "lore" && mode !== "floor") || !repoDir || !commit || !dbFile) {
     throw new Error("usage: index-worker.js <lore|floor> <repoDir> <commit> <dbFile>");
   }
-  let result: Omit<IndexWorkerResult, "maxRssBytes">;
+  let result: Omit<IndexWorkerResult, "maxRssBytes" | "cpuMs">;
   if (mode === "floor") {
     const floor = await runFloor(repoDir, commit, dbFile);
     result = {
@@ -43,7 +48,9 @@ async function main(): Promise<void> {
     result = { mode, files: lore.files, bytes: lore.bytes, ms: lore.ms, detail: lore.detail };
   }
   const maxRssBytes = process.resourceUsage().maxRSS * 1024;
-  process.stdout.write(`${JSON.stringify({ ...result, maxRssBytes })}\n`);
+  const cpu = process.cpuUsage();
+  const cpuMs = (cpu.user + cpu.system) / 1000;
+  process.stdout.write(`${JSON.stringify({ ...result, maxRssBytes, cpuMs })}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -1,5 +1,5 @@
 /**
- * `lore mcp` cold start to first answer against a minimal SDK server (issue 2, section 8):
+ * `lore mcp` cold start to first answer against a minimal SDK server:
  * the database is pre-built (one untimed start indexes the repository), then each timed start
  * spawns `node dist/cli/main.js mcp --repo <dir>`, initializes through the SDK `Client` and
  * waits for the first `knowledge_recall` result — an incremental start with nothing to re-index.
@@ -15,7 +15,7 @@ import {
 } from "./mcp-cold-start.js";
 import { buildVocabularies } from "./word-lists.js";
 
-/** Cold-start figures of both servers. */
+/** Cold-start figures of `lore mcp`, the minimal server and (when it runs) a peer. */
 export interface McpColdStartResult {
   /** Entries in the repository `lore mcp` served. */
   n: number;
@@ -28,23 +28,42 @@ export interface McpColdStartResult {
   /** Median spawn → initialize done, ms. */
   loreInitializeMedianMs: number;
   baselineInitializeMedianMs: number;
+  /** The peer's samples and median spawn → first answer, ms (absent when no peer ran). */
+  peer?: { name: string; samples: ColdStartSample[]; medianMs: number };
+}
+
+/** A peer server measured beside Lore (e.g. `qmd mcp`). */
+export interface ColdStartPeer {
+  name: string;
+  target: ColdStartTarget;
 }
 
 /**
- * Measures `runs` cold starts of each server, alternating them so machine noise hits both.
+ * Measures `runs` cold starts of each server, alternating them so machine noise hits all.
  * @param root - the package root (holds `dist/`).
  * @param dbFile - the SQLite file `lore mcp` uses (built by the first, untimed start).
- * @throws Error when a server fails to start or its first answer is an error result.
+ * @param peer - a peer server to measure the same way; a peer that fails is left out
+ *   (its error in `peerError`), Lore's figures stay.
+ * @throws Error when a Lore or minimal server fails to start or its first answer is an
+ *   error result.
  */
 export async function measureMcpColdStarts(
   repo: BenchRepo,
   root: string,
   dbFile: string,
   runs: number,
-): Promise<McpColdStartResult> {
-  const query = buildVocabularies().en.words[150] ?? "deploy";
+  peer?: ColdStartPeer,
+): Promise<McpColdStartResult & { peerError?: string }> {
+  return coldStarts(repo, root, loreMcpTarget(repo, root, dbFile), runs, peer);
+}
+
+/**
+ * `lore mcp --repo <dir>` on the benchmark's own database `dbFile` (env `LORE_DB`) with an
+ * empty configuration: nothing of the user's is read.
+ */
+export function loreMcpTarget(repo: BenchRepo, root: string, dbFile: string): ColdStartTarget {
   const home = dirname(dbFile);
-  const lore: ColdStartTarget = {
+  return {
     command: process.execPath,
     args: [join(root, "dist", "cli", "main.js"), "mcp", "--repo", repo.dir],
     cwd: repo.dir,
@@ -56,8 +75,25 @@ export async function measureMcpColdStarts(
       XDG_DATA_HOME: join(home, "xdg-data"),
     },
     tool: "knowledge_recall",
-    toolArguments: { query },
+    toolArguments: { query: COLD_START_QUERY },
   };
+}
+
+/** The query of every cold start (a mid-frequency English word of the corpus). */
+export const COLD_START_QUERY = buildVocabularies().en.words[150] ?? "deploy";
+
+/**
+ * Measures `runs` cold starts of each server, alternating them so machine noise hits all.
+ * (See {@link measureMcpColdStarts}.)
+ */
+async function coldStarts(
+  repo: BenchRepo,
+  root: string,
+  lore: ColdStartTarget,
+  runs: number,
+  peer: ColdStartPeer | undefined,
+): Promise<McpColdStartResult & { peerError?: string }> {
+  const query = COLD_START_QUERY;
   const minimal: ColdStartTarget = {
     command: process.execPath,
     args: [join(root, "dist", "bench", "minimal-mcp-server.js")],
@@ -68,11 +104,26 @@ export async function measureMcpColdStarts(
   const first = await measureColdStart({ ...lore, callTimeoutMs: 1_800_000 });
   if (!first.ok) throw new Error(`lore mcp answered with an error: ${first.excerpt}`);
   await measureColdStart(minimal);
+  let peerError: string | undefined;
+  const peerSamples: ColdStartSample[] = [];
+  const peerRun = async (): Promise<void> => {
+    if (peer === undefined || peerError !== undefined) return;
+    try {
+      const sample = await measureColdStart(peer.target);
+      if (sample.ok) peerSamples.push(sample);
+      else peerError = `${peer.name} answered with an error: ${sample.excerpt}`;
+    } catch (error) {
+      peerError = String(error instanceof Error ? error.message : error);
+    }
+  };
+  await peerRun(); // untimed warm-up
+  peerSamples.length = 0;
   const loreSamples: ColdStartSample[] = [];
   const baseSamples: ColdStartSample[] = [];
   for (let i = 0; i < runs; i++) {
     loreSamples.push(await measureColdStart(lore));
     baseSamples.push(await measureColdStart(minimal));
+    await peerRun();
   }
   const failed = loreSamples.find((s) => !s.ok);
   if (failed !== undefined) throw new Error(`lore mcp answered with an error: ${failed.excerpt}`);
@@ -84,5 +135,15 @@ export async function measureMcpColdStarts(
     baselineMedianMs: median(baseSamples.map((s) => s.firstAnswerMs)),
     loreInitializeMedianMs: median(loreSamples.map((s) => s.initializeMs)),
     baselineInitializeMedianMs: median(baseSamples.map((s) => s.initializeMs)),
+    ...(peer === undefined || peerError !== undefined || peerSamples.length === 0
+      ? {}
+      : {
+          peer: {
+            name: peer.name,
+            samples: peerSamples,
+            medianMs: median(peerSamples.map((s) => s.firstAnswerMs)),
+          },
+        }),
+    ...(peerError === undefined ? {} : { peerError }),
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Cold start of a stdio MCP server to its first answer (issue 2, section 8): spawn the
+ * Cold start of a stdio MCP server to its first answer: spawn the
  * server, `initialize` through the SDK's `Client` over `StdioClientTransport`, call one tool,
  * and stop the clock when its result arrives.
  */

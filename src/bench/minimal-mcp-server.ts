@@ -1,7 +1,7 @@
 /**
  * The smallest SDK-based MCP server over stdio: one `echo` tool. The benchmark spawns it to
  * measure the cold-start floor (spawn → initialize → first tool answer) that `lore mcp`'s
- * cold start is divided by (issue 2, section 8). Run: `node dist/bench/minimal-mcp-server.js`.
+ * cold start is divided by. Run: `node dist/bench/minimal-mcp-server.js`.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";

@@ -1,5 +1,5 @@
 /**
- * The benchmark's mixed query set (issue 2, section 8): frequent, mid and rare words, two
+ * The benchmark's mixed query set: frequent, mid and rare words, two
  * words, a prefix, word forms, Russian and English — chosen by rank in the generator's
  * Zipfian vocabularies, so each category has a known frequency in the generated corpus.
  */

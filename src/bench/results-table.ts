@@ -1,5 +1,5 @@
 /**
- * Renders benchmark rows as a markdown table (issue 2, section 8: "a markdown table").
+ * Renders benchmark rows as a markdown table ("a markdown table").
  */
 
 /** One row: a measured figure against its same-run baseline and its target. */

@@ -1,5 +1,5 @@
 /**
- * The no-index baseline (issue 2, section 8): `rg -i -l -F <word>` over the checked-out
+ * The no-index baseline: `rg -i -l -F <word>` over the checked-out
  * knowledge folder, one process per query, as an agent without Lore would search.
  */
 import { spawnSync } from "node:child_process";

@@ -1,11 +1,13 @@
 /**
- * `npm run bench` (issue 2, section 8): for each N (default 10,000 and 100,000; override
- * with `BENCH_SIZES=2000` or `BENCH_SIZES=10000,50000`) generates (or reuses) a repository
- * of N synthetic entries, then measures in one run, each against a baseline measured in the
- * same run: index build from git vs the cat-file + raw FTS5 floor, recall and search latency
- * p50/p99 over a mixed query set, ripgrep per query, peak RSS while indexing, and `lore mcp`
- * cold start to first answer vs a minimal SDK server. Writes `bench/results.json` and
- * `bench/results.md` and prints the table. `BENCH_SEED` changes the corpus (default 1).
+ * `npm run bench`: for each N (default 10,000 and 100,000; override with `BENCH_SIZES=2000`
+ * or `BENCH_SIZES=10000,50000`) generates (or reuses) a repository of N synthetic entries,
+ * then measures in one run, each against a baseline measured in the same run: index build
+ * from git vs the cat-file + raw FTS5 floor, the index's size vs the text, recall and search
+ * latency p50/p99 over a mixed query set, ripgrep per query, peak RSS while indexing,
+ * `lore mcp` cold start to first answer vs a minimal SDK server, recall latency over MCP and
+ * the server's peak RSS — and the same figures of qmd, the closest peer (`peer-qmd.ts`;
+ * `BENCH_PEERS=0` skips it). Writes `bench/results.json` and `bench/results.md` and prints
+ * the table. `BENCH_SEED` changes the corpus (default 1).
  */
 import { spawn, spawnSync } from "node:child_process";
 import {
@@ -26,7 +28,25 @@ import { type BenchRepo, ensureBenchRepo } from "./generate-entries.js";
 import type { IndexWorkerResult } from "./index-worker.js";
 import { type LatencyStats, summarize, timeQueries } from "./latency-stats.js";
 import { openBenchIndex } from "./lore-under-test.js";
-import { type McpColdStartResult, measureMcpColdStarts } from "./mcp-bench.js";
+import {
+  COLD_START_QUERY,
+  loreMcpTarget,
+  type McpColdStartResult,
+  measureMcpColdStarts,
+} from "./mcp-bench.js";
+import { type McpCall, type McpLatencyResult, measureMcpLatency } from "./mcp-latency.js";
+import {
+  buildQmdIndex,
+  ensureQmd,
+  fileBytes,
+  PEER_NODE_VERSION,
+  type QmdBuild,
+  type QmdInstall,
+  qmdCall,
+  qmdColdStartTarget,
+  qmdServer,
+  type Skipped,
+} from "./peer-qmd.js";
 import { type BenchQuery, buildQuerySet, ripgrepQueries } from "./query-set.js";
 import { formatMs, formatRatio, type ResultRow, renderTable, yesNo } from "./results-table.js";
 import { ripgrepVersion, timeRipgrep } from "./ripgrep-baseline.js";
@@ -35,15 +55,32 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "..", "..");
 const MB = 1024 * 1024;
 
-/** Targets of issue 2, section 8 (stated for 100k entries). */
+/** The targets (stated for 100k entries). */
 const TARGETS = {
   indexRatio: 1.5,
   recallP99Ms: 5,
   searchP99Ms: 20,
   ripgrepRatio: 100,
   peakRssBytes: 400 * MB,
-  mcpColdStartMs: 500,
+  /** Index file size ÷ bytes of the entry files. */
+  indexSizeRatio: 1.5,
+  /** Peak RSS of `lore mcp` serving the recall query set. */
+  mcpRssBytes: 150 * MB,
+  /** Recall over MCP: p99 ÷ p50. */
+  mcpTailRatio: 3,
+  /** `lore mcp` cold start ÷ the minimal SDK server's. */
+  coldStartRatio: 1.2,
 } as const;
+
+/** Timed calls over MCP at least (whole passes of the query set, after one untimed pass). */
+const MCP_MIN_SAMPLES = 240;
+
+/** Timed passes of `calls` that reach {@link MCP_MIN_SAMPLES}. */
+const mcpPasses = (calls: readonly unknown[]): number =>
+  Math.max(1, Math.ceil(MCP_MIN_SAMPLES / calls.length));
+
+/** Cold starts of each server per N. */
+const COLD_START_RUNS = 5;
 
 interface LatencyReport {
   all: LatencyStats;
@@ -59,8 +96,18 @@ interface SizeReport {
     floor: IndexWorkerResult & { entriesPerSec: number; mbPerSec: number };
     ratio: number;
   };
+  /** Bytes of Lore's index file after the build, and ÷ the entry files' bytes. */
+  size: { loreBytes: number; ratio: number };
   recall: LatencyReport;
   search: LatencyReport;
+  /** `lore mcp` on this corpus: cold starts (with the minimal server and qmd) and recall over MCP. */
+  mcp:
+    | { coldStart: McpColdStartResult & { peerError?: string }; recall: McpLatencyResult }
+    | Skipped;
+  /** qmd on this corpus. */
+  qmd:
+    | (Skipped & { stage?: string })
+    | { version: string; build: QmdBuild; sizeRatio: number; mcp: McpLatencyResult | Skipped };
   ripgrep:
     | { skipped: string }
     | {
@@ -154,7 +201,109 @@ async function measureLatency(
   return { all: summarize(timings.map((t) => t.ms)), byCategory };
 }
 
-async function benchSize(n: number, seed: number, work: string): Promise<SizeReport> {
+/** The recall query set as `knowledge_recall` calls. */
+function loreCalls(queries: readonly BenchQuery[]): McpCall[] {
+  return queries.map((q) => ({
+    category: q.category,
+    tool: "knowledge_recall",
+    arguments: {
+      ...(q.query === undefined ? {} : { query: q.query }),
+      ...(q.tool === undefined ? {} : { tool: q.tool }),
+    },
+  }));
+}
+
+/** `lore mcp` cold starts (beside the minimal server and qmd) and recall over MCP at this N. */
+async function benchLoreMcp(
+  repo: BenchRepo,
+  work: string,
+  qmd: { install: QmdInstall; home: string } | undefined,
+): Promise<SizeReport["mcp"]> {
+  const dbFile = join(work, `mcp-${repo.files}`, "index.db");
+  mkdirSync(dirname(dbFile), { recursive: true });
+  try {
+    const coldStart = await measureMcpColdStarts(
+      repo,
+      ROOT,
+      dbFile,
+      COLD_START_RUNS,
+      qmd === undefined
+        ? undefined
+        : {
+            name: "qmd",
+            target: qmdColdStartTarget(qmd.install, qmd.home, repo.dir, COLD_START_QUERY),
+          },
+    );
+    log(`N=${repo.files}: recall over MCP (lore mcp)…`);
+    const { command, args, cwd, env } = loreMcpTarget(repo, ROOT, dbFile);
+    const calls = loreCalls(buildQuerySet({ tools: true }));
+    const recall = await measureMcpLatency(
+      {
+        command,
+        args,
+        ...(cwd === undefined ? {} : { cwd }),
+        ...(env === undefined ? {} : { env }),
+      },
+      calls,
+      { passes: mcpPasses(calls), apart: "tool" },
+    );
+    return { coldStart, recall };
+  } catch (error) {
+    return { skipped: String(error instanceof Error ? error.message : error).split("\n")[0] ?? "" };
+  } finally {
+    rmSync(dirname(dbFile), { recursive: true, force: true });
+  }
+}
+
+/** Builds qmd's index of the corpus (time, RSS, size) and times its BM25 over MCP. */
+async function benchQmdBuild(
+  install: QmdInstall | Skipped,
+  repo: BenchRepo,
+  home: string,
+): Promise<SizeReport["qmd"]> {
+  if ("skipped" in install) return install;
+  try {
+    log(`N=${repo.files}: qmd ${install.version} index build…`);
+    const build = await buildQmdIndex(install, repo.dir, home);
+    log(
+      `N=${repo.files}: qmd build ${formatMs(build.ms)}, peak RSS ${(build.maxRssBytes / MB).toFixed(0)} MB`,
+    );
+    return {
+      version: install.version,
+      build,
+      sizeRatio: build.indexBytes / repo.bytes,
+      mcp: { skipped: "not run yet" },
+    };
+  } catch (error) {
+    return {
+      skipped: String(error instanceof Error ? error.message : error).slice(0, 300),
+      stage: "build",
+    };
+  }
+}
+
+async function benchQmdMcp(
+  install: QmdInstall,
+  repo: BenchRepo,
+  home: string,
+): Promise<McpLatencyResult | Skipped> {
+  try {
+    log(`N=${repo.files}: qmd over MCP…`);
+    const calls = buildQuerySet({ tools: false }).map(qmdCall);
+    return await measureMcpLatency(qmdServer(install, home, repo.dir), calls, {
+      passes: mcpPasses(calls),
+    });
+  } catch (error) {
+    return { skipped: String(error instanceof Error ? error.message : error).slice(0, 300) };
+  }
+}
+
+async function benchSize(
+  n: number,
+  seed: number,
+  work: string,
+  qmdInstall: QmdInstall | Skipped,
+): Promise<SizeReport> {
   log(`N=${n}: generating or reusing the repository…`);
   const repo = await ensureBenchRepo(n, seed);
   log(
@@ -168,7 +317,11 @@ async function benchSize(n: number, seed: number, work: string): Promise<SizeRep
   log(`N=${n}: floor ${formatMs(floor.ms)}; Lore indexRepository…`);
   const loreDb = join(work, `lore-${n}.db`);
   const lore = withRates(await runIndexWorker("lore", repo, loreDb));
-  log(`N=${n}: Lore ${formatMs(lore.ms)}, peak RSS ${(lore.maxRssBytes / MB).toFixed(0)} MB`);
+  const loreBytes = fileBytes(loreDb);
+  log(
+    `N=${n}: Lore ${formatMs(lore.ms)}, peak RSS ${(lore.maxRssBytes / MB).toFixed(0)} MB, ` +
+      `index ${(loreBytes / MB).toFixed(1)} MB (${(loreBytes / repo.bytes).toFixed(2)}× the text)`,
+  );
   globalThis.gc?.();
 
   const index = openBenchIndex(loreDb);
@@ -194,14 +347,31 @@ async function benchSize(n: number, seed: number, work: string): Promise<SizeRep
     const p50 = summarize(samples.map((s) => s.ms)).p50;
     ripgrep = { samples, p50, ratioToSearchP99: p50 / search.all.p99 };
   }
+  rmSync(loreDb, { force: true });
+
+  const qmdHome = join(work, `qmd-${n}`);
+  const qmd = await benchQmdBuild(qmdInstall, repo, qmdHome);
+  const qmdReady =
+    "skipped" in qmd || "skipped" in qmdInstall
+      ? undefined
+      : { install: qmdInstall, home: qmdHome };
+  log(`N=${n}: lore mcp cold start${qmdReady ? " (beside qmd)" : ""}…`);
+  const mcp = await benchLoreMcp(repo, work, qmdReady);
+  if (qmdReady !== undefined && !("skipped" in qmd)) {
+    qmd.mcp = await benchQmdMcp(qmdReady.install, repo, qmdHome);
+  }
+  rmSync(qmdHome, { recursive: true, force: true });
   const { dir, files, bytes, cached, generateMs } = repo;
   return {
     n,
     seed,
     repo: { dir, files, bytes, cached, generateMs },
     index: { lore, floor, ratio: lore.ms / floor.ms },
+    size: { loreBytes, ratio: loreBytes / repo.bytes },
     recall,
     search,
+    mcp,
+    qmd,
     ripgrep,
   };
 }
@@ -228,7 +398,7 @@ function machineInfo(): Record<string, unknown> {
 function sizeRows(s: SizeReport): ResultRow[] {
   const at = ` (N=${s.n.toLocaleString("en-US")})`;
   const build = (r: SizeReport["index"]["lore"]): string =>
-    `${formatMs(r.ms)} · ${Math.round(r.entriesPerSec)} entries/s · ${r.mbPerSec.toFixed(1)} MB/s`;
+    `${formatMs(r.ms)} (CPU ${formatMs(r.cpuMs)}) · ${Math.round(r.entriesPerSec)} entries/s · ${r.mbPerSec.toFixed(1)} MB/s`;
   const rows: ResultRow[] = [
     {
       metric: `index build from git${at}`,
@@ -285,15 +455,110 @@ function sizeRows(s: SizeReport): ResultRow[] {
   return rows;
 }
 
-function mcpRow(m: McpColdStartResult): ResultRow {
-  return {
-    metric: `\`lore mcp\` cold start → first recall (N=${m.n.toLocaleString("en-US")}, median of ${m.lore.length})`,
-    value: formatMs(m.loreMedianMs),
-    baseline: `minimal SDK server ${formatMs(m.baselineMedianMs)}`,
-    ratio: formatRatio(m.loreMedianMs / m.baselineMedianMs),
-    target: `≤ ${TARGETS.mcpColdStartMs} ms`,
-    met: yesNo(m.loreMedianMs <= TARGETS.mcpColdStartMs),
-  };
+const mb = (bytes: number): string => `${(bytes / MB).toFixed(0)} MB`;
+
+/** Rows of `lore mcp` and of qmd at one N. */
+function mcpRows(s: SizeReport): ResultRow[] {
+  const at = ` (N=${s.n.toLocaleString("en-US")})`;
+  const rows: ResultRow[] = [];
+  const qmd = "skipped" in s.qmd ? undefined : s.qmd;
+  if (qmd !== undefined) {
+    rows.push({
+      metric: `index build, Lore vs qmd ${qmd.version}${at}`,
+      value: `Lore ${formatMs(s.index.lore.ms)}`,
+      baseline: `qmd ${formatMs(qmd.build.ms)}`,
+      ratio: formatRatio(s.index.lore.ms / qmd.build.ms),
+      target: "—",
+      met: "—",
+    });
+    rows.push({
+      metric: `peak RSS while indexing, Lore vs qmd${at}`,
+      value: `Lore ${mb(s.index.lore.maxRssBytes)}`,
+      baseline: `qmd ${mb(qmd.build.maxRssBytes)}`,
+      ratio: formatRatio(s.index.lore.maxRssBytes / qmd.build.maxRssBytes),
+      target: "—",
+      met: "—",
+    });
+  }
+  rows.push({
+    metric: `index size ÷ entry files' bytes${at}`,
+    value: `${(s.size.loreBytes / MB).toFixed(1)} MB (${s.size.ratio.toFixed(2)}×)`,
+    baseline:
+      qmd === undefined
+        ? `text ${(s.repo.bytes / MB).toFixed(1)} MB`
+        : `text ${(s.repo.bytes / MB).toFixed(1)} MB; qmd ${(qmd.build.indexBytes / MB).toFixed(1)} MB (${qmd.sizeRatio.toFixed(2)}×)`,
+    ratio: formatRatio(s.size.ratio),
+    target: `≤ ${TARGETS.indexSizeRatio}× text`,
+    met: yesNo(s.size.ratio <= TARGETS.indexSizeRatio),
+  });
+  if ("skipped" in s.mcp) {
+    rows.push({
+      metric: `\`lore mcp\`${at}`,
+      value: `failed: ${s.mcp.skipped}`,
+      baseline: "—",
+      ratio: "—",
+      target: "—",
+      met: "—",
+    });
+    return rows;
+  }
+  const { coldStart, recall } = s.mcp;
+  const peer = coldStart.peer;
+  const coldRatio = coldStart.loreMedianMs / coldStart.baselineMedianMs;
+  rows.push({
+    metric: `\`lore mcp\` cold start → first recall${at}, median of ${coldStart.lore.length}`,
+    value: formatMs(coldStart.loreMedianMs),
+    baseline:
+      `minimal SDK server ${formatMs(coldStart.baselineMedianMs)}` +
+      (peer === undefined
+        ? ""
+        : `; qmd ${formatMs(peer.medianMs)} (Lore/qmd ${formatRatio(coldStart.loreMedianMs / peer.medianMs)})`),
+    ratio: formatRatio(coldRatio),
+    target: `≤ ${TARGETS.coldStartRatio}× minimal`,
+    met: yesNo(coldRatio <= TARGETS.coldStartRatio),
+  });
+  const tail = recall.all.p99 / recall.all.p50;
+  const qmdMcp = qmd === undefined || "skipped" in qmd.mcp ? undefined : qmd.mcp;
+  const text = recall.allButApart ?? recall.all;
+  rows.push({
+    metric: `recall over MCP p50 / p99${at}, ${recall.all.count} calls`,
+    value: `${formatMs(recall.all.p50)} / ${formatMs(recall.all.p99)} (p99 = ${tail.toFixed(1)}× p50)`,
+    baseline:
+      qmdMcp === undefined
+        ? "—"
+        : `text queries: Lore ${formatMs(text.p50)} / ${formatMs(text.p99)}; qmd lex ${formatMs(qmdMcp.all.p50)} / ${formatMs(qmdMcp.all.p99)}`,
+    ratio: qmdMcp === undefined ? "—" : `qmd/Lore p50 ${formatRatio(qmdMcp.all.p50 / text.p50)}`,
+    target: `p99 ≤ ${TARGETS.mcpTailRatio}× p50`,
+    met: yesNo(tail <= TARGETS.mcpTailRatio),
+  });
+  rows.push({
+    metric: `\`lore mcp\` peak RSS${at}`,
+    value: mb(recall.peakRssBytes),
+    baseline: qmdMcp === undefined ? "—" : `qmd mcp ${mb(qmdMcp.peakRssBytes)}`,
+    ratio: qmdMcp === undefined ? "—" : formatRatio(recall.peakRssBytes / qmdMcp.peakRssBytes),
+    target: `≤ ${mb(TARGETS.mcpRssBytes)}`,
+    met: yesNo(recall.peakRssBytes <= TARGETS.mcpRssBytes),
+  });
+  if (qmd === undefined) {
+    rows.push({
+      metric: `qmd${at}`,
+      value: `skipped: ${(s.qmd as Skipped).skipped}`,
+      baseline: "—",
+      ratio: "—",
+      target: "—",
+      met: "—",
+    });
+  } else if ("skipped" in qmd.mcp) {
+    rows.push({
+      metric: `qmd mcp${at}`,
+      value: `skipped: ${qmd.mcp.skipped}`,
+      baseline: "—",
+      ratio: "—",
+      target: "—",
+      met: "—",
+    });
+  }
+  return rows;
 }
 
 function categoryTable(sizes: SizeReport[]): string {
@@ -312,6 +577,18 @@ function categoryTable(sizes: SizeReport[]): string {
         );
       }
     }
+    const overMcp: [string, McpLatencyResult | Skipped][] = [
+      ["recall over MCP", "skipped" in s.mcp ? s.mcp : s.mcp.recall],
+      ["qmd lex over MCP", "skipped" in s.qmd ? s.qmd : s.qmd.mcp],
+    ];
+    for (const [service, report] of overMcp) {
+      if ("skipped" in report) continue;
+      for (const [category, st] of Object.entries(report.byCategory)) {
+        lines.push(
+          `| ${s.n} | ${service} | ${category} | ${formatMs(st.p50)} | ${formatMs(st.p99)} | — |`,
+        );
+      }
+    }
   }
   return lines.join("\n");
 }
@@ -324,33 +601,19 @@ async function main(): Promise<void> {
   const machine = machineInfo();
   log(`sizes ${sizes.join(", ")}, seed ${seed}, work dir ${work}`);
   const reports: SizeReport[] = [];
-  let mcp: McpColdStartResult | { skipped: string };
+  log("qmd: installing or reusing the peer…");
+  const qmdInstall = ensureQmd(join(tmpdir(), "lore-bench"));
+  log(
+    "skipped" in qmdInstall
+      ? `qmd skipped: ${qmdInstall.skipped}`
+      : `qmd ${qmdInstall.version} ${qmdInstall.installed ? `installed in ${formatMs(qmdInstall.installMs)}` : "cached"}`,
+  );
   try {
-    for (const n of sizes) reports.push(await benchSize(n, seed, work));
-    const mcpN = sizes.includes(10_000) ? 10_000 : Math.min(...sizes);
-    log(`lore mcp cold start on N=${mcpN}…`);
-    mcp = await measureMcpColdStarts(
-      await ensureBenchRepo(mcpN, seed),
-      ROOT,
-      join(work, `mcp-${mcpN}.db`),
-      5,
-    ).catch((error: unknown) => ({
-      skipped: String(error instanceof Error ? error.message : error),
-    }));
+    for (const n of sizes) reports.push(await benchSize(n, seed, work, qmdInstall));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  const rows = reports.flatMap(sizeRows);
-  if ("skipped" in mcp) {
-    rows.push({
-      metric: "`lore mcp` cold start → first recall",
-      value: `failed: ${mcp.skipped.split("\n")[0]}`,
-      baseline: "—",
-      ratio: "—",
-      target: `≤ ${TARGETS.mcpColdStartMs} ms`,
-      met: "—",
-    });
-  } else rows.push(mcpRow(mcp));
+  const rows = reports.flatMap((r) => [...sizeRows(r), ...mcpRows(r)]);
   const durationMs = performance.now() - started;
   const table = renderTable(rows);
   const results = {
@@ -358,9 +621,18 @@ async function main(): Promise<void> {
     durationMs,
     seed,
     machine,
-    targets: { ...TARGETS, note: "targets are stated for N=100,000 (issue 2, section 8)" },
+    targets: { ...TARGETS, note: "targets are stated for N=100,000" },
+    peers: {
+      qmd:
+        "skipped" in qmdInstall
+          ? qmdInstall
+          : {
+              version: qmdInstall.version,
+              node: PEER_NODE_VERSION,
+              installed: qmdInstall.installed,
+            },
+    },
     sizes: reports,
-    mcp,
   };
   const outDir = join(ROOT, "bench");
   mkdirSync(outDir, { recursive: true });
@@ -373,7 +645,7 @@ async function main(): Promise<void> {
       `load average at start ${Number(machine.loadAverageAtStart).toFixed(1)} · ` +
       `total ${formatMs(durationMs)}`,
     "",
-    "Targets are stated for N = 100,000 (issue 2, section 8); smaller N are for orientation.",
+    "Targets are stated for N = 100,000; smaller N are for orientation.",
     "Ratios are against baselines measured in the same run.",
     "",
     table,

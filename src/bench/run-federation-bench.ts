@@ -1,5 +1,5 @@
 /**
- * `npm run bench:federation` (issue 4 "Tests", bench): on a local forge of real git
+ * `npm run bench:federation`: on a local forge of real git
  * repositories made in a temp folder,
  * 1. `knowledge.ask_projects` over 20 projects × 500 index lines each, through the port
  *    `lore mcp` serves (cache.json read per question, pages read live, `limit` 5 per

@@ -1,6 +1,6 @@
 /**
  * A small deterministic pseudo-random source for the benchmark generator: the same seed gives
- * the same sequence on every machine and Node version (issue 2, section 8: generated repositories
+ * the same sequence on every machine and Node version (generated repositories
  * are cached by N and seed, so the sequence must never depend on the platform).
  */
 export interface SeededRandom {

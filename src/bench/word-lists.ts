@@ -2,7 +2,7 @@ import { createSeededRandom } from "./seeded-random.js";
 
 /**
  * English words for synthetic entries, most frequent first: function words, then the
- * vocabulary of engineering notes (issue 2, section 8: "Russian and English words").
+ * vocabulary of engineering notes ("Russian and English words").
  */
 const ENGLISH_HEAD = `the of and to a in is for that it on with as be this by not or are from
 at you use when if run we an can will but all should do which before after only so no

@@ -226,10 +226,10 @@ describe("EntryIndex counters", () => {
   });
 
   it("reads and sets the page cache limit in KiB; refuses a limit that is not positive", () => {
-    expect(index.pageCacheKib()).toBe(65536);
-    expect(index.pageCacheKib(16384)).toBe(65536);
+    expect(index.pageCacheKib()).toBe(8192);
+    expect(index.pageCacheKib(16384)).toBe(8192);
     expect(index.pageCacheKib()).toBe(16384);
     expect(() => index.pageCacheKib(0)).toThrow(expect.objectContaining({ code: "invalid_input" }));
-    expect(index.pageCacheKib(65536)).toBe(16384);
+    expect(index.pageCacheKib(8192)).toBe(16384);
   });
 });

@@ -396,7 +396,8 @@ export class EntryIndex {
   }
 
   /**
-   * Counts one showing of each entry to a user.
+   * Counts one showing of each entry to a user. Written to the file shortly after, not at
+   * once (see `counters.ts`); `stats` and `close` write pending counts first.
    *
    * @param user - who was shown them.
    * @param entryIds - the listed entries.
@@ -466,9 +467,18 @@ export class EntryIndex {
     this.#db.exec("INSERT INTO entry_text (entry_text) VALUES ('optimize')");
   }
 
-  /** Closes the database. Idempotent. */
+  /**
+   * Writes the queued usage counts (`countShown`, `countRead`), then closes the database.
+   * Idempotent. A failed write of the counts does not stop the close (they are lost).
+   */
   close(): void {
-    if (this.#db.open) this.#db.close();
+    if (!this.#db.open) return;
+    try {
+      this.#counters.flush();
+    } catch {
+      // Usage counts only; the close goes on.
+    }
+    this.#db.close();
   }
 }
 

@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { FLUSH_DELAY_MS } from "./counters.js";
+import { type EntryIndex, openIndex } from "./entry-index.js";
+
+const ID1 = "0190f5a4-3b2c-7d10-8a11-2b3c4d5e6f70";
+const ID2 = "0190f5a4-3b2d-7e21-9b22-3c4d5e6f7081";
+
+/** The `shown` counts of `user` as another connection to the same file reads them. */
+function shownElsewhere(file: string, user: string): string[] {
+  const other = openIndex(file);
+  try {
+    // `stats` flushes only this connection's own (empty) queue: it reads the file.
+    return other.stats(user).map((row) => `${row.entryId}:${row.shown}:${row.read}`);
+  } finally {
+    other.close();
+  }
+}
+
+let dir: string;
+let file: string;
+let index: EntryIndex;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "lore-counters-"));
+  file = join(dir, "index.db");
+  index = openIndex(file);
+});
+afterEach(() => {
+  index.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("usage counters written after the answer", () => {
+  it("are not in the file right after counting, and are seen by this process at once", () => {
+    index.countShown("ann", [ID1, ID2], 1000);
+    index.countRead("ann", ID1, 1500);
+    expect(shownElsewhere(file, "ann")).toEqual([]);
+    expect(index.stats("ann").map((row) => `${row.entryId}:${row.shown}:${row.read}`)).toEqual([
+      `${ID1}:1:1`,
+      `${ID2}:1:0`,
+    ]);
+    // stats wrote them: another connection sees them now.
+    expect(shownElsewhere(file, "ann")).toEqual([`${ID1}:1:1`, `${ID2}:1:0`]);
+  });
+
+  it("are written by close", () => {
+    index.countShown("ann", [ID1, ID1], 1000);
+    index.close();
+    expect(shownElsewhere(file, "ann")).toEqual([`${ID1}:2:0`]);
+  });
+
+  it(`are written by themselves ${FLUSH_DELAY_MS} ms later, in one transaction`, async () => {
+    expect(FLUSH_DELAY_MS).toBe(250);
+    index.countShown("bob", [ID2], 2000);
+    const deadline = Date.now() + 10_000;
+    let seen: string[] = [];
+    while (Date.now() < deadline) {
+      seen = shownElsewhere(file, "bob");
+      if (seen.length > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(seen).toEqual([`${ID2}:1:0`]);
+  });
+
+  it("keep first and last times in counting order across a flush", () => {
+    index.countShown("ann", [ID1], 3000);
+    index.countShown("ann", [ID1], 1000);
+    index.stats();
+    index.countShown("ann", [ID1], 5000);
+    const [row] = index.stats("ann");
+    expect(row).toMatchObject({ shown: 3, firstShownAt: 3000, lastShownAt: 5000 });
+  });
+});
