@@ -5,7 +5,7 @@ import {
   type WikiIndexReport,
   type WikiPageType,
 } from "../core/wiki-index.js";
-import { matchesAny, snippetAround } from "../core/wiki-match.js";
+import { matchNames, snippetAround } from "../core/wiki-match.js";
 import { parseWikiPage } from "../core/wiki-page.js";
 import type { Backend } from "../ports/forge.js";
 import { mapWithConcurrency } from "./bounded-pool.js";
@@ -114,6 +114,21 @@ export function memoIndexParser(): (project: string, text: string) => WikiIndexR
   };
 }
 
+/**
+ * The entries whose slug and title hold every word of the query (see `matchNames`), the
+ * ones with more of the words in the title first; equal ones keep the index order.
+ */
+export function rankByTitleWords(
+  entries: readonly WikiIndexEntry[],
+  query: string,
+): WikiIndexEntry[] {
+  return entries
+    .map((entry, at) => ({ entry, at, match: matchNames(entry, query) }))
+    .filter((m) => m.match.matched)
+    .sort((a, b) => b.match.inTitle - a.match.inTitle || a.at - b.at)
+    .map((m) => m.entry);
+}
+
 /** The index entries of one project that match, before their pages are fetched. */
 type Plan =
   | { project: string; error: string }
@@ -157,9 +172,10 @@ export async function askProjects(
     if (report.entries.length === 0 && first !== undefined) {
       return { project, error: ASK_ERRORS.malformed(`line ${first.line}: ${first.message.en}`) };
     }
-    const entries = report.entries
-      .filter((e) => allowed.has(e.type) && matchesAny([e.slug, e.title], input.query))
-      .slice(0, limit);
+    const entries = rankByTitleWords(
+      report.entries.filter((e) => allowed.has(e.type)),
+      input.query,
+    ).slice(0, limit);
     return { project, branch: status.default_branch, entries };
   });
   const jobs = plans.flatMap((plan, at) =>
