@@ -134,10 +134,11 @@ export function composeFederation(deps: FederationDeps): FederationPort {
       const cache = await readCache(needCache(caller));
       return getFrom({ forge, owner, cache }, project, slug);
     },
-    async ingest(input, caller) {
-      if (input.target_project === undefined) return ingestPage(projectWiki(), input, now());
+    async ingest(input, caller, signal) {
+      if (input.target_project === undefined)
+        return ingestPage(projectWiki(), input, now(), signal);
       const { forge, owner } = await needForge(caller);
-      return ingestPage(forgeWikiStore(forge, owner, input.target_project), input, now());
+      return ingestPage(forgeWikiStore(forge, owner, input.target_project), input, now(), signal);
     },
     suggestPromote: async (caller) => suggestPromote(projectWiki(), needShared(caller)),
     promote: async (slug, caller) => promotePage(projectWiki(), needShared(caller), slug, now()),
@@ -145,7 +146,7 @@ export function composeFederation(deps: FederationDeps): FederationPort {
       const { forge, owner } = await needForge(caller);
       return createTask({ forge, owner }, input);
     },
-    async sync(caller) {
+    async sync(caller, signal) {
       const { forge, owner, where } = await needForge(caller);
       const cacheFile = needCache(caller);
       const cache = await syncToCache({
@@ -155,8 +156,9 @@ export function composeFederation(deps: FederationDeps): FederationPort {
         machine: deps.machine,
         now,
         cacheFile,
+        ...(signal === undefined ? {} : { signal }),
       });
-      return syncSummary(cache);
+      return syncSummary(cache, now());
     },
     async status(caller) {
       return projectsStatus(await readCache(needCache(caller)), now());

@@ -124,13 +124,17 @@ export async function promotePage(
     throw new LoreError("file_exists", { path: `${shared.where}/${file}` });
   }
   if (there === null) await shared.write(file, page.content, { message: `wiki: promote ${slug}` });
-  const indexUpdated = await updateWikiFile(
-    shared,
-    "index.md",
-    (md) => insertIndexEntry(md, { slug, title }),
-    `wiki: index ${slug}`,
-  );
-  if (there === null || indexUpdated)
-    await appendWikiLog(shared, now, "promote", `${slug} — ${title}`);
+  // Parallel promotes lose nothing: the shared index.md/log.md change under its lock.
+  const indexUpdated = await shared.exclusive(async () => {
+    const updated = await updateWikiFile(
+      shared,
+      "index.md",
+      (md) => insertIndexEntry(md, { slug, title }),
+      `wiki: index ${slug}`,
+    );
+    if (there === null || updated)
+      await appendWikiLog(shared, now, "promote", `${slug} — ${title}`);
+    return updated;
+  });
   return { slug, title, wiki: shared.where, copied: there === null, index_updated: indexUpdated };
 }

@@ -9,6 +9,7 @@ import { composeFederation, type FederationDeps } from "../../src/main/compose-f
 import { loadSettings } from "../../src/main/load-config.js";
 import { createMcpServer } from "../../src/mcp/create-mcp-server.js";
 import { type ToolNameStyle, toolNames } from "../../src/mcp/tool-names.js";
+import type { Backend } from "../../src/ports/forge.js";
 
 /** What the federation of a test server is given; `null` = not configured. */
 export interface FederationSetup {
@@ -24,6 +25,10 @@ export interface FederationSetup {
   toolNames?: ToolNameStyle;
   /** The clock. Default: real time. */
   now?: () => Date;
+  /** The server's language. Default: `en`. */
+  lang?: "en" | "ru";
+  /** Wraps the local forge (e.g. to count its reads); the wrapper must delegate to it. */
+  wrapForge?: (forge: Backend) => Backend;
 }
 
 /** A real SDK client connected in memory to a real Lore server with the federation tools. */
@@ -65,7 +70,9 @@ export async function connectFederation(setup: FederationSetup): Promise<Federat
       setup.forgeRoot === null
         ? null
         : {
-            forge: new LocalForge({ root: setup.forgeRoot }),
+            forge: (setup.wrapForge ?? ((f: Backend) => f))(
+              new LocalForge({ root: setup.forgeRoot }),
+            ),
             owner: "alice",
             where: setup.forgeRoot,
           },
@@ -78,7 +85,7 @@ export async function connectFederation(setup: FederationSetup): Promise<Federat
   };
   const server = createMcpServer(lore.port(), {
     toolNames: style,
-    lang: "en",
+    lang: setup.lang ?? "en",
     federation: composeFederation(deps),
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

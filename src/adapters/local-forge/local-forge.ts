@@ -3,14 +3,17 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { checkRef, checkRepoPath } from "../../core/forge-path.js";
 import { isLoreError, LoreError } from "../../core/lore-error.js";
+import { throwIfCancelled, tooLarge, WIKI_LIMITS } from "../../core/wiki-limits.js";
 import type {
   Backend,
   CommitFileArgs,
   CommitFileResult,
   FileWithSha,
   ForgeRepo,
+  ReadOptions,
 } from "../../ports/forge.js";
 import { runGit } from "../git-cli/run-git.js";
+import { BatchReaders } from "./batch-readers.js";
 import { gitReadFile } from "./git-read-file.js";
 
 /** Options of {@link LocalForge}. */
@@ -33,8 +36,9 @@ const REPO_NAME = /^[A-Za-z0-9._\p{L}\p{N}-]+$/u;
  * The embedded forge: a folder of git repositories, bare or working clones (issue 4 "Forge
  * adapters", `local`). Implements the seed's `Backend` port.
  *
- * - Reads go through git at the default branch (or the ref given): `git cat-file --batch`
- *   with `<ref>:<path>`; the work tree of a clone is never read.
+ * - Reads go through git at the default branch (`HEAD`, or the ref given): one long-lived
+ *   `git cat-file --batch` per repository answers `<ref>:<path>` for every read (closed
+ *   when idle); the work tree of a clone is never read.
  * - Commits go through git plumbing, no work tree needed: `hash-object -w`, a temporary index
  *   (`GIT_INDEX_FILE`) filled by `read-tree` + `update-index --index-info`, `write-tree`,
  *   `commit-tree`, then `update-ref <branch> <new> <old>` — the old value is the
@@ -49,10 +53,19 @@ export class LocalForge implements Backend {
   readonly root: string;
   private readonly options: LocalForgeOptions;
   private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly readers: BatchReaders;
 
   constructor(options: LocalForgeOptions) {
     this.options = options;
     this.root = resolve(options.root);
+    this.readers = new BatchReaders(
+      options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs },
+    );
+  }
+
+  /** Ends the long-lived readers (they also end by themselves when idle). Idempotent. */
+  async close(): Promise<void> {
+    await this.readers.close();
   }
 
   private git(
@@ -125,46 +138,69 @@ export class LocalForge implements Backend {
       const dir = join(this.root, folder);
       if (!(await isRepository(dir))) continue;
       seen.add(name);
-      repos.push({ name, default_branch: await this.defaultBranch(dir) });
+      // One unreadable repository (another owner's folder, a bad HEAD, a folder that only
+      // looks like a bare repository) must not fail the listing: it is listed, and its reads
+      // fail on their own, per project.
+      const branch = await this.defaultBranch(dir).catch(() => "main");
+      repos.push({ name, default_branch: branch });
     }
     return repos;
   }
 
-  private async read(repo: string, path: string, ref: string | undefined) {
+  /**
+   * Reads `<ref>:<path>` through the repository's long-lived `cat-file --batch` (no git
+   * process per file); without a ref, `HEAD` — the default branch a listing reports.
+   */
+  private async read(
+    repo: string,
+    path: string,
+    ref: string | undefined,
+    options: ReadOptions = {},
+  ): Promise<{ sha: string; bytes: Buffer } | null> {
+    throwIfCancelled(options.signal);
     checkRepoPath(path);
-    const dir = await this.repoDir(repo);
-    const rev = ref ?? (await this.defaultBranch(dir));
+    const rev = ref ?? "HEAD";
     checkRef(rev);
-    return gitReadFile(dir, rev, path, this.options.timeoutMs);
+    const dir = await this.repoDir(repo);
+    const maxBytes = options.limit === undefined ? undefined : WIKI_LIMITS[options.limit];
+    const object = await this.readers.read(dir, rev, path, maxBytes);
+    if (object === null || object.type !== "blob") return null;
+    if (object.bytes === null)
+      throw tooLarge({ repo, path }, options.limit ?? "wikiPageBytes", object.size);
+    return { sha: object.sha, bytes: object.bytes };
   }
 
   /**
    * Reads a file at `ref` (default: the default branch).
    * @returns its text (UTF-8), or `null` when the file, the ref or any commit is missing.
-   * @throws LoreError `forge_not_found`, `invalid_input` (unsafe path or ref), `git_failed`.
+   * @throws LoreError `forge_not_found`, `invalid_input` (unsafe path or ref), `git_failed`,
+   *   `remote_file_too_large` (over `options.limit`), `cancelled`.
    */
   async getRawFile(
     _owner: string,
     repo: string,
     path: string,
     ref?: string,
+    options?: ReadOptions,
   ): Promise<string | null> {
-    const blob = await this.read(repo, path, ref);
+    const blob = await this.read(repo, path, ref, options);
     return blob === null ? null : blob.bytes.toString("utf8");
   }
 
   /**
    * Reads a file and its blob sha at `ref` (default: the default branch).
    * @returns `{ content, sha }`, or `null` when missing.
-   * @throws LoreError `forge_not_found`, `invalid_input`, `git_failed`.
+   * @throws LoreError `forge_not_found`, `invalid_input`, `git_failed`,
+   *   `remote_file_too_large`, `cancelled`.
    */
   async getFileWithSha(
     _owner: string,
     repo: string,
     path: string,
     ref?: string,
+    options?: ReadOptions,
   ): Promise<FileWithSha | null> {
-    const blob = await this.read(repo, path, ref);
+    const blob = await this.read(repo, path, ref, options);
     return blob === null ? null : { content: blob.bytes.toString("utf8"), sha: blob.sha };
   }
 

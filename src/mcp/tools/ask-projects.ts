@@ -104,9 +104,15 @@ export function registerAskProjectsTool(
         openWorldHint: true,
       },
     },
-    async (args) => {
+    async (args, extra) => {
       try {
-        const input: AskProjectsInput = { query: args.query, projects: args.projects };
+        // The request's signal: a notifications/cancelled stops further page reads.
+        const input: AskProjectsInput = {
+          query: args.query,
+          projects: args.projects,
+          lang,
+          signal: extra.signal,
+        };
         if (args.limit !== undefined) input.limit = args.limit;
         if (args.types !== undefined) input.types = args.types;
         return jsonResult({ ...(await port.askProjects(input, names.askProjects)) });
