@@ -42,8 +42,11 @@ const REPO_NAME = /^[A-Za-z0-9._\p{L}\p{N}-]+$/u;
  * - Commits go through git plumbing, no work tree needed: `hash-object -w`, a temporary index
  *   (`GIT_INDEX_FILE`) filled by `read-tree` + `update-index --index-info`, `write-tree`,
  *   `commit-tree`, then `update-ref <branch> <new> <old>` — the old value is the
- *   compare-and-swap. In a clone whose checked-out branch is written, the work tree is
- *   left as it was (it then shows the commit's changes as reverted; `git reset` fixes it).
+ *   compare-and-swap. In a clone whose checked-out branch is written, the clone's index and
+ *   work tree follow the commit (`read-tree -u -m`) when they are clean, and the commit is
+ *   refused with `forge_worktree_dirty` when they are not — git's
+ *   `receive.denyCurrentBranch = updateInstead`; the owner's next `git commit -am` never
+ *   reverts it.
  * - Commits to one repository are serialised in process (a queue per repository); a writer
  *   in another process that moves the branch first makes `update-ref` fail, and the commit
  *   is rebuilt on the new head and retried, so nothing is lost.
@@ -258,8 +261,13 @@ export class LocalForge implements Backend {
       GIT_COMMITTER_NAME: author.name,
       GIT_COMMITTER_EMAIL: author.email,
     };
+    // A clone whose checked-out branch is written: its index and work tree follow the commit
+    // when they are clean, else nothing is committed (receive.denyCurrentBranch = updateInstead).
+    const checkedOut = branch === defaultBranch && (await hasWorkTree(dir));
     for (let attempt = 1; ; attempt++) {
+      throwIfCancelled(args.signal);
       const old = await this.resolve(dir, ref);
+      if (checkedOut) await this.requireCleanWorkTree(dir, args.repo, branch, old);
       const base =
         old ??
         (branch === defaultBranch ? null : await this.resolve(dir, `refs/heads/${defaultBranch}`));
@@ -285,16 +293,63 @@ export class LocalForge implements Backend {
         .toString("utf8")
         .trim();
       const expected = old ?? "0".repeat(blob.length);
+      if (checkedOut) await this.updateWorkTree(dir, args.repo, branch, old, commit);
       try {
         await this.git(dir, ["update-ref", "-m", "lore: commit file"], {
           values: [ref, commit, expected],
         });
         return { sha: blob, commit };
       } catch (error) {
+        // The branch moved under us: put the work tree back before trying again.
+        if (checkedOut)
+          await this.git(dir, ["read-tree", "-u", "-m"], {
+            values: [commit, old ?? EMPTY_TREE],
+          }).catch(() => {});
         // Another writer moved the branch (or holds its lock): rebuild on the new head.
         if (!isLoreError(error) || attempt >= MAX_COMMIT_ATTEMPTS) throw error;
         await new Promise((done) => setTimeout(done, 2 + Math.floor(Math.random() * 20)));
       }
+    }
+  }
+
+  /**
+   * Refuses (LoreError `forge_worktree_dirty`) when the work tree or the index of a clone
+   * differs from its checked-out commit, as `receive.denyCurrentBranch = updateInstead` does.
+   */
+  private async requireCleanWorkTree(
+    dir: string,
+    repo: string,
+    branch: string,
+    head: string | null,
+  ): Promise<void> {
+    await this.git(dir, ["update-index", "-q", "--refresh"], { okExitCodes: [1] });
+    const files = await this.git(dir, ["diff-files", "--quiet", "--ignore-submodules"], {
+      okExitCodes: [1],
+    });
+    const staged =
+      head === null
+        ? { exitCode: 0 }
+        : await this.git(dir, ["diff-index", "--quiet", "--cached", "--ignore-submodules"], {
+            values: [head],
+            okExitCodes: [1],
+          });
+    if (files.exitCode !== 0 || staged.exitCode !== 0)
+      throw new LoreError("forge_worktree_dirty", { repo, branch });
+  }
+
+  /** Moves a clean clone's index and work tree from `head` to `commit` (a fast-forward). */
+  private async updateWorkTree(
+    dir: string,
+    repo: string,
+    branch: string,
+    head: string | null,
+    commit: string,
+  ): Promise<void> {
+    try {
+      await this.git(dir, ["read-tree", "-u", "-m"], { values: [head ?? EMPTY_TREE, commit] });
+    } catch (error) {
+      // e.g. an untracked file where the commit puts one: the user's file is never overwritten.
+      throw new LoreError("forge_worktree_dirty", { repo, branch }, { cause: error });
     }
   }
 
@@ -331,6 +386,14 @@ export class LocalForge implements Backend {
 
 function conflict(args: CommitFileArgs, reason: string): LoreError {
   return new LoreError("forge_conflict", { path: args.path, repo: args.repo, reason });
+}
+
+/** git's empty tree (sha1 repositories). */
+const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
+/** True for a clone (a folder with `.git` inside), false for a bare repository. */
+async function hasWorkTree(dir: string): Promise<boolean> {
+  return (await stat(join(dir, ".git")).catch(() => null)) !== null;
 }
 
 /** True for a bare repository folder or a folder with a `.git` inside. */
