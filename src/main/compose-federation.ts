@@ -11,7 +11,7 @@ import { getFrom } from "../services/get-from.js";
 import { ingestPage } from "../services/ingest-page.js";
 import { readCache } from "../services/projects-cache.js";
 import { projectsStatus, syncSummary } from "../services/projects-status.js";
-import { promotePage, suggestPromote } from "../services/promote-page.js";
+import { promotePage, suggestPromoteReport } from "../services/promote-page.js";
 import { syncToCache } from "../services/sync.js";
 import { getWikiPage, searchWiki } from "../services/wiki-search.js";
 import { folderWikiStore, forgeWikiStore } from "../services/wiki-store.js";
@@ -140,7 +140,7 @@ export function composeFederation(deps: FederationDeps): FederationPort {
       const { forge, owner } = await needForge(caller);
       return ingestPage(forgeWikiStore(forge, owner, input.target_project), input, now(), signal);
     },
-    suggestPromote: async (caller) => suggestPromote(projectWiki(), needShared(caller)),
+    suggestPromote: async (caller) => suggestPromoteReport(projectWiki(), needShared(caller)),
     promote: async (slug, caller) => promotePage(projectWiki(), needShared(caller), slug, now()),
     async createTask(input, caller) {
       const { forge, owner } = await needForge(caller);

@@ -5,7 +5,7 @@ import type { CreatedTask, CreateTaskInput } from "../services/create-task.js";
 import type { ProjectPage } from "../services/get-from.js";
 import type { IngestInput, IngestResult } from "../services/ingest-page.js";
 import type { ProjectsStatus, SyncSummary } from "../services/projects-status.js";
-import type { PromoteResult, PromoteSuggestion } from "../services/promote-page.js";
+import type { PromoteReport, PromoteResult } from "../services/promote-page.js";
 import type { WikiPage, WikiSearchAnswer, WikiSearchInput } from "../services/wiki-search.js";
 
 /**
@@ -48,10 +48,11 @@ export interface FederationPort {
    */
   ingest(input: IngestInput, caller: string, signal?: AbortSignal): Promise<IngestResult>;
   /**
-   * Pages of the current project's wiki that the shared wiki lacks.
+   * Pages of the current project's wiki that the shared wiki lacks, and the folders skipped
+   * (a symlinked type folder: `symlinked_type_folder`).
    * @throws LoreError `federation_disabled` (no shared wiki).
    */
-  suggestPromote(caller: string): Promise<PromoteSuggestion[]>;
+  suggestPromote(caller: string): Promise<PromoteReport>;
   /**
    * Copies one page of the current project's wiki into the shared wiki and its index.
    * @throws LoreError `federation_disabled`, `invalid_slug`, `page_not_found`, `file_exists`.

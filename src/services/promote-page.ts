@@ -1,3 +1,4 @@
+import type { LocalizedText } from "../core/localized-text.js";
 import { LoreError } from "../core/lore-error.js";
 import {
   insertIndexEntry,
@@ -26,6 +27,23 @@ export interface PromoteSuggestion {
   reason: PromoteReason;
   /** The reason in words, for the agent (English). */
   why: string;
+}
+
+/** A folder `suggest_promote` did not look into, and why (a value, never thrown). */
+export interface PromoteNotice {
+  /** `symlinked_type_folder`: a type folder of the project's wiki is a symbolic link. */
+  code: "symlinked_type_folder";
+  /** The folder, relative to the wiki (e.g. `concepts`). */
+  folder: string;
+  /** What was done, in English and Russian. */
+  message: LocalizedText;
+}
+
+/** What {@link suggestPromoteReport} gives back. */
+export interface PromoteReport {
+  suggestions: PromoteSuggestion[];
+  /** Folders skipped, each with a reason; empty when none. */
+  notices: PromoteNotice[];
 }
 
 /** What {@link promotePage} did. */
@@ -89,6 +107,30 @@ export async function suggestPromote(
     out.push({ slug, type, title, reason, why: WHY[reason] });
   }
   return out;
+}
+
+/**
+ * {@link suggestPromote} with the folders it skipped: a type folder of the project's wiki
+ * that is a symbolic link (its pages could lie outside the wiki) is not listed and gets a
+ * `symlinked_type_folder` notice instead of failing the whole answer.
+ *
+ * @param project - the current project's wiki (a folder store).
+ * @param shared - the shared wiki (a folder store).
+ */
+export async function suggestPromoteReport(
+  project: WikiStore,
+  shared: WikiStore,
+): Promise<PromoteReport> {
+  const suggestions = await suggestPromote(project, shared);
+  const notices: PromoteNotice[] = (project.skippedLinks ?? []).map((folder) => ({
+    code: "symlinked_type_folder",
+    folder,
+    message: {
+      en: `${folder}/ is a symbolic link and was skipped: its pages could lie outside the wiki`,
+      ru: `${folder}/ — символическая ссылка, пропущена: её страницы могут лежать вне вики`,
+    },
+  }));
+  return { suggestions, notices };
 }
 
 /**

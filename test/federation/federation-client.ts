@@ -5,7 +5,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { LocalForge } from "../../src/adapters/local-forge/local-forge.js";
 import { composeLore, type Lore } from "../../src/main/compose.js";
-import { composeFederation, type FederationDeps } from "../../src/main/compose-federation.js";
+import {
+  composeFederation,
+  type FederationDeps,
+  type FederationForge,
+} from "../../src/main/compose-federation.js";
 import { loadSettings } from "../../src/main/load-config.js";
 import { createMcpServer } from "../../src/mcp/create-mcp-server.js";
 import { type ToolNameStyle, toolNames } from "../../src/mcp/tool-names.js";
@@ -29,6 +33,8 @@ export interface FederationSetup {
   lang?: "en" | "ru";
   /** Wraps the local forge (e.g. to count its reads); the wrapper must delegate to it. */
   wrapForge?: (forge: Backend) => Backend;
+  /** Another forge instead of a local one at `forgeRoot` (e.g. a GiteaForge on the fake Gitea). */
+  forge?: FederationForge;
 }
 
 /** A real SDK client connected in memory to a real Lore server with the federation tools. */
@@ -67,15 +73,17 @@ export async function connectFederation(setup: FederationSetup): Promise<Federat
   const names = toolNames(style);
   const deps: FederationDeps = {
     forge:
-      setup.forgeRoot === null
-        ? null
-        : {
-            forge: (setup.wrapForge ?? ((f: Backend) => f))(
-              new LocalForge({ root: setup.forgeRoot }),
-            ),
-            owner: "alice",
-            where: setup.forgeRoot,
-          },
+      setup.forge !== undefined
+        ? setup.forge
+        : setup.forgeRoot === null
+          ? null
+          : {
+              forge: (setup.wrapForge ?? ((f: Backend) => f))(
+                new LocalForge({ root: setup.forgeRoot }),
+              ),
+              owner: "alice",
+              where: setup.forgeRoot,
+            },
     cacheFile: setup.cacheFile,
     sharedWiki: setup.sharedWiki ?? null,
     projectDir: setup.projectDir ?? tmp,

@@ -120,6 +120,9 @@ export class LocalForge implements Backend {
    * @throws LoreError `forge_unavailable` when the root cannot be read; `git_failed`.
    */
   async listUserRepos(): Promise<ForgeRepo[]> {
+    // A listing starts a fresh view (a sync): readers opened before see the folders as they
+    // were then (a repository broken since would still answer through its old reader).
+    await this.readers.close();
     let names: string[];
     try {
       names = (await readdir(this.root, { withFileTypes: true }))

@@ -160,9 +160,10 @@ export const wikiCommand: Command = {
         const fed = await federation();
         const slug = rest[0];
         if (slug === undefined) {
-          const suggestions = await fed.suggestPromote(caller);
-          if (json) printJson(ctx.out, { suggestions });
+          const { suggestions, notices } = await fed.suggestPromote(caller);
+          if (json) printJson(ctx.out, { suggestions, notices });
           else for (const s of suggestions) ctx.out(`${s.slug} — ${s.title} (${s.why})`);
+          for (const n of notices) ctx.err(`lore: ${n.message[ctx.lang]}`);
           return EXIT_CODES.ok;
         }
         const result = await fed.promote(slug, caller);
