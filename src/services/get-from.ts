@@ -53,7 +53,10 @@ export async function getFrom(
       ...(signal === undefined ? {} : { signal }),
     });
   } catch (error) {
-    if (isLoreError(error) && (error.code === "remote_file_too_large" || error.code === "cancelled"))
+    if (
+      isLoreError(error) &&
+      (error.code === "remote_file_too_large" || error.code === "cancelled")
+    )
       throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw new LoreError("fetch_failed", { reason }, { cause: error });

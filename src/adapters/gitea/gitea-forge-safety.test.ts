@@ -22,7 +22,9 @@ afterEach(async () => {
 });
 
 /** A plain HTTP server on 127.0.0.1; returns its address. */
-async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+async function serve(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<string> {
   const server = createServer(handler);
   servers.push(server);
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
@@ -50,7 +52,9 @@ describe("GiteaForge: names checked before any URL is built", () => {
         forge.commitFile({ owner, repo, path: "a.md", content: "x", message: "m" }),
       ).rejects.toMatchObject(refused);
     }
-    await expect(forge.getRawFile(gitea.user, "proj", "../user/repos")).rejects.toMatchObject(refused);
+    await expect(forge.getRawFile(gitea.user, "proj", "../user/repos")).rejects.toMatchObject(
+      refused,
+    );
     await expect(
       forge.commitFile({
         owner: gitea.user,

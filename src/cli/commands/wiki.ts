@@ -51,6 +51,8 @@ export function checkLines(name: string, report: WikiCheckReport | null, lang: L
     );
   }
   for (const u of report.unread) lines.push(`  ${u.line}: ${u.message[lang]} [${u.code}]`);
+  // Lines read although not canonical: warnings (they do not change the exit code).
+  for (const w of report.warnings) lines.push(`  ${w.line}: ${w.message[lang]} [${w.code}]`);
   return lines;
 }
 
