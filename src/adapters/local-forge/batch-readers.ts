@@ -76,7 +76,7 @@ export class BatchReaders {
 
   private reader(dir: string): Reader {
     let reader = this.readers.get(dir);
-    if (reader !== undefined && reader.batch.failed) {
+    if (reader?.batch.failed === true) {
       this.readers.delete(dir);
       if (reader.timer !== null) clearTimeout(reader.timer);
       reader = undefined;

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { checkRef, checkRepoPath } from "../../core/forge-path.js";
@@ -107,7 +107,18 @@ export class LocalForge implements Backend {
     return dir;
   }
 
+  /**
+   * The branch `HEAD` names. Read from the `HEAD` file when it is a plain
+   * `ref: refs/heads/<branch>` line (no git process: a sync lists hundreds of repositories),
+   * else asked of git.
+   */
   private async defaultBranch(dir: string): Promise<string> {
+    // A clone's own HEAD first: a work tree may hold a user file named HEAD.
+    for (const head of [join(dir, ".git", "HEAD"), join(dir, "HEAD")]) {
+      const text = await readFile(head, "utf8").catch(() => null);
+      const branch = text === null ? null : /^ref: refs\/heads\/(\S+)\n?$/.exec(text)?.[1];
+      if (branch !== undefined && branch !== null && checkRefSafe(branch)) return branch;
+    }
     const out = await this.git(dir, ["symbolic-ref", "--quiet", "--short", "HEAD"], {
       okExitCodes: [1],
     });
@@ -389,6 +400,16 @@ export class LocalForge implements Backend {
 
 function conflict(args: CommitFileArgs, reason: string): LoreError {
   return new LoreError("forge_conflict", { path: args.path, repo: args.repo, reason });
+}
+
+/** True when `checkRef` accepts the branch name. */
+function checkRefSafe(branch: string): boolean {
+  try {
+    checkRef(branch);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** git's empty tree (sha1 repositories). */
