@@ -12,6 +12,8 @@ export const WIKI_LIMITS = {
   tasksStatusBytes: 1024 * 1024,
   /** One wiki page read by ask_projects, get_from, knowledge_get or search, bytes: 1 MiB. */
   wikiPageBytes: 1024 * 1024,
+  /** A wiki's `log.md` read to append a line to it through a forge, bytes: 16 MiB. */
+  wikiLogBytes: 16 * 1024 * 1024,
 } as const;
 
 /** One of the limits of {@link WIKI_LIMITS}. */
@@ -22,6 +24,7 @@ export const LIMITED_FILE_NAMES = {
   wikiIndexBytes: { en: "a wiki index", ru: "указатель вики" },
   tasksStatusBytes: { en: "a task board", ru: "доска задач" },
   wikiPageBytes: { en: "a wiki page", ru: "страница вики" },
+  wikiLogBytes: { en: "a wiki log", ru: "журнал вики" },
 } as const;
 
 /**

@@ -9,7 +9,7 @@ import { askProjects, memoIndexParser } from "../services/ask-projects.js";
 import { createTask } from "../services/create-task.js";
 import { getFrom } from "../services/get-from.js";
 import { ingestPage } from "../services/ingest-page.js";
-import { readCache } from "../services/projects-cache.js";
+import { memoCacheReader } from "../services/projects-cache.js";
 import { projectsStatus, syncSummary } from "../services/projects-status.js";
 import { promotePage, suggestPromoteReport } from "../services/promote-page.js";
 import { syncToCache } from "../services/sync.js";
@@ -96,6 +96,7 @@ function disabled(tool: string, need: keyof typeof HOW): LoreError {
 export function composeFederation(deps: FederationDeps): FederationPort {
   const now = deps.now ?? (() => new Date());
   const parseIndex = memoIndexParser();
+  const readCache = memoCacheReader();
   const projectWiki = () => folderWikiStore(join(deps.projectDir, ".wiki"));
   let loaded: Promise<FederationForge | null> | undefined;
   const needForge = async (caller: string): Promise<FederationForge> => {

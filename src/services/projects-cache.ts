@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
+import { mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { LoreError } from "../core/lore-error.js";
@@ -133,6 +133,29 @@ export async function readCache(file: string): Promise<CacheFile | null> {
   for (const error of cache.errors) if (error.kept_from === undefined) delete error.kept_from;
   if (cache.skipped === undefined) delete cache.skipped;
   return cache;
+}
+
+/**
+ * A {@link readCache} that parses the file again only when it changed (another inode —
+ * every write renames a new file in — another size or mtime), so repeated questions do not
+ * parse the same cache each time. The cache given back is shared: callers must not change it.
+ *
+ * @returns the reader; it throws as {@link readCache}.
+ */
+export function memoCacheReader(): (file: string) => Promise<CacheFile | null> {
+  let last: { file: string; key: string; cache: CacheFile | null } | undefined;
+  return async (file) => {
+    const info = await stat(file).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return null;
+      throw new LoreError("cache_invalid", { path: file, reason: String(error) }, { cause: error });
+    });
+    if (info === null) return null;
+    const key = `${info.ino}:${info.size}:${info.mtimeMs}`;
+    if (last !== undefined && last.file === file && last.key === key) return last.cache;
+    const cache = await readCache(file);
+    last = { file, key, cache };
+    return cache;
+  };
 }
 
 /**

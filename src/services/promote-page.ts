@@ -1,5 +1,5 @@
 import type { LocalizedText } from "../core/localized-text.js";
-import { LoreError } from "../core/lore-error.js";
+import { isLoreError, LoreError } from "../core/lore-error.js";
 import {
   insertIndexEntry,
   parseWikiIndex,
@@ -63,6 +63,12 @@ const WHY: Record<PromoteReason, string> = {
   not_in_index: "the shared wiki has the page file but its index.md does not list it",
 };
 
+/** A page over its size limit exists (with no text to show): any other error is thrown. */
+function presentWhenTooLarge(error: unknown): { content: string } {
+  if (isLoreError(error) && error.code === "remote_file_too_large") return { content: "" };
+  throw error;
+}
+
 /** A project's pages: files under the type folders (raw left out) and index lines, by slug. */
 async function projectPages(project: WikiStore): Promise<Map<string, string | undefined>> {
   const pages = new Map<string, string | undefined>();
@@ -95,14 +101,14 @@ export async function suggestPromote(
   )) {
     const type = slugType(slug);
     if (type === null) continue;
-    const inShared = (await shared.read(`${slug}.md`)) !== null;
+    const inShared = (await shared.read(`${slug}.md`).catch(presentWhenTooLarge)) !== null;
     const reason: PromoteReason | null = !inShared
       ? "absent"
       : sharedIndex.has(slug)
         ? null
         : "not_in_index";
     if (reason === null) continue;
-    const text = (await project.read(`${slug}.md`))?.content ?? "";
+    const text = (await project.read(`${slug}.md`).catch(presentWhenTooLarge))?.content ?? "";
     const title = parseWikiPage(text).meta.title ?? indexTitle ?? slug;
     out.push({ slug, type, title, reason, why: WHY[reason] });
   }

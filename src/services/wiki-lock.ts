@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdir, open, readFile, stat, unlink } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, open, readFile, stat, unlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LoreError } from "../core/lore-error.js";
@@ -15,12 +15,27 @@ const queues = new Map<string, Promise<unknown>>();
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /**
- * The folder of wiki lock files: `<tmp>/lore-wiki-locks-<uid>` (mode 0700), outside every
- * wiki, so no user file can ever be taken for a lock.
+ * The folder of wiki lock files: `<tmp>/lore-wiki-locks-<uid>` (mode 0700, this user's),
+ * outside every wiki, so no user file can ever be taken for a lock.
  */
-function lockFolder(): string {
-  return join(tmpdir(), `lore-wiki-locks-${process.getuid?.() ?? "user"}`);
+async function lockFolder(): Promise<string> {
+  if (folder !== undefined) return folder;
+  const uid = process.getuid?.();
+  const shared = join(tmpdir(), `lore-wiki-locks-${uid ?? "user"}`);
+  await mkdir(shared, { recursive: true, mode: 0o700 }).catch(() => {});
+  const info = await lstat(shared).catch(() => null);
+  // Used only when it is a real folder of this user closed to others; else a private one
+  // (locking then holds within this process only, never through someone else's folder).
+  folder =
+    info?.isDirectory() === true &&
+    (uid === undefined || info.uid === uid) &&
+    (info.mode & 0o077) === 0
+      ? shared
+      : await mkdtemp(join(tmpdir(), "lore-wiki-locks-"));
+  return folder;
 }
+
+let folder: string | undefined;
 
 /** Whether a lock file was left by a writer that is gone (its pid is dead, or it is old). */
 async function staleLock(lock: string): Promise<boolean> {
@@ -38,9 +53,10 @@ async function staleLock(lock: string): Promise<boolean> {
 }
 
 async function withLockFile<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  const folder = lockFolder();
-  await mkdir(folder, { recursive: true, mode: 0o700 });
-  const lock = join(folder, `${createHash("sha256").update(key).digest("hex").slice(0, 40)}.lock`);
+  const lock = join(
+    await lockFolder(),
+    `${createHash("sha256").update(key).digest("hex").slice(0, 40)}.lock`,
+  );
   const deadline = Date.now() + WIKI_LOCK_WAIT_MS;
   for (;;) {
     try {

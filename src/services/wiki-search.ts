@@ -1,4 +1,4 @@
-import { LoreError } from "../core/lore-error.js";
+import { isLoreError, LoreError } from "../core/lore-error.js";
 import { parseWikiIndex, slugType, type WikiPageType } from "../core/wiki-index.js";
 import { matchesAny, matchNames, snippetAround } from "../core/wiki-match.js";
 import { parseWikiPage } from "../core/wiki-page.js";
@@ -51,6 +51,12 @@ export interface WikiPage {
   body: string;
 }
 
+/** `null` for a page over its size limit (left out); any other error is thrown again. */
+function skipTooLarge(error: unknown): null {
+  if (isLoreError(error) && error.code === "remote_file_too_large") return null;
+  throw error;
+}
+
 /** Titles of the wiki's index lines by slug (empty when there is no index). */
 async function indexTitles(store: WikiStore): Promise<Map<string, string>> {
   const index = await store.read("index.md");
@@ -83,7 +89,8 @@ export async function searchWiki(
   for (const file of files) {
     const slug = file.slice(0, -".md".length);
     const type = slugType(slug);
-    const text = (await store.read(file))?.content;
+    // A page over the size limit is left out of the search, not the whole answer.
+    const text = (await store.read(file).catch(skipTooLarge))?.content;
     if (type === null || text === undefined) continue;
     const page = parseWikiPage(text);
     const title = page.meta.title ?? titles.get(slug) ?? slug;

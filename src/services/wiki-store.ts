@@ -12,7 +12,7 @@ import {
 } from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { LoreError } from "../core/lore-error.js";
-import { tooLarge, WIKI_LIMITS } from "../core/wiki-limits.js";
+import { tooLarge, WIKI_LIMITS, type WikiLimit } from "../core/wiki-limits.js";
 import { slugProblem } from "../core/wiki-slug.js";
 import type { Backend } from "../ports/forge.js";
 import { withWikiLock } from "./wiki-lock.js";
@@ -60,6 +60,15 @@ export interface WikiStore {
    * runs at once (the compare-and-swap of each commit, retried, guards it).
    */
   exclusive<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+/** The size limit of a wiki file: its index, its log, or a page. */
+function limitOf(path: string): WikiLimit {
+  return path === "index.md"
+    ? "wikiIndexBytes"
+    : path === "log.md"
+      ? "wikiLogBytes"
+      : "wikiPageBytes";
 }
 
 /** Refuses a wiki path that could escape the wiki (same rule as slugs). */
@@ -118,10 +127,9 @@ export function folderWikiStore(dir: string): WikiStore {
       try {
         const file = await inside(path);
         const info = await stat(file);
-        if (info.isFile() && info.size > WIKI_LIMITS.wikiPageBytes && path !== "index.md")
-          throw tooLarge({ repo: root, path }, "wikiPageBytes", info.size);
-        if (info.isFile() && path === "index.md" && info.size > WIKI_LIMITS.wikiIndexBytes)
-          throw tooLarge({ repo: root, path }, "wikiIndexBytes", info.size);
+        const limit = limitOf(path);
+        if (info.isFile() && info.size > WIKI_LIMITS[limit])
+          throw tooLarge({ repo: root, path }, limit, info.size);
         return { content: await readFile(file, "utf8") };
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
@@ -191,9 +199,7 @@ export function forgeWikiStore(forge: Backend, owner: string, project: string): 
         project,
         `.wiki/${checkPath(path)}`,
         undefined,
-        {
-          limit: path === "index.md" ? "wikiIndexBytes" : "wikiPageBytes",
-        },
+        { limit: limitOf(path) },
       );
       return file === null ? null : { content: file.content, sha: file.sha };
     },

@@ -143,10 +143,12 @@ describe("federation end to end (real git, built CLI, MCP over stdio)", () => {
         },
         { project: "wiki-only", matches: [] },
         { project: "tasks-only", error: "no wiki — repo has no .wiki/index.md" },
-        { project: "empty", error: "unknown project — run sync first" },
+        // Synced but skipped (no board, no wiki): it has no wiki, it is not unknown.
+        { project: "empty", error: "no wiki — repo has no .wiki/index.md" },
       ],
+      // English by default (the configured language); the seed's Russian text with lang = ru.
       next_action_hint:
-        "knowledge_get_from(project, slug) для полного текста; tasks_create(target_project, body) если знание не оформлено",
+        "knowledge_get_from(project, slug) for the full text; tasks_create(target_project, body) if the knowledge is not written down",
     });
 
     const page = await call("knowledge_get_from", {

@@ -418,6 +418,77 @@ describe("concurrent wiki writes lose nothing", () => {
   });
 });
 
+describe("what a break-it pass found", () => {
+  it("a shared page over 1 MiB is left out of knowledge_search, not the whole answer; log.md may grow past 1 MiB", async () => {
+    const shared = await mkdtemp(join(tmpdir(), "lore-big-shared-"));
+    await mkdir(join(shared, "concepts"), { recursive: true });
+    await writeFile(
+      join(shared, "concepts/huge.md"),
+      `yarn ${"x".repeat(WIKI_LIMITS.wikiPageBytes)}`,
+    );
+    await writeFile(join(shared, "concepts/yarn.md"), "---\ntitle: Yarn\n---\n\nyarn\n");
+    const project = await mkdtemp(join(tmpdir(), "lore-big-log-"));
+    await mkdir(join(project, ".wiki"), { recursive: true });
+    await writeFile(
+      join(project, ".wiki/log.md"),
+      `# Wiki Log\n\n${"## [2026-01-01] ingest | x\n".repeat(60_000)}`,
+    );
+    const s = await connectFederation({
+      forgeRoot: null,
+      cacheFile: null,
+      sharedWiki: shared,
+      projectDir: project,
+    });
+    try {
+      const found = await s.call("knowledge_search", { query: "yarn" });
+      expect(found.isError, found.content[0]?.text).toBeFalsy();
+      expect((jsonOf(found).results as { slug: string }[]).map((r) => r.slug)).toEqual([
+        "concepts/yarn",
+      ]);
+      const got = await s.call("knowledge_get", { slug: "concepts/huge" });
+      expect(JSON.parse(got.content[0]?.text ?? "{}").error.code).toBe("remote_file_too_large");
+      const r = await s.call("knowledge_ingest", {
+        title: "After a long log",
+        type: "concepts",
+        body: "b",
+      });
+      expect(r.isError, r.content[0]?.text).toBeFalsy();
+      expect(logLines(await readFile(join(project, ".wiki/log.md"), "utf8"))).toBe(60_001);
+    } finally {
+      await s.close();
+      await rm(shared, { recursive: true, force: true });
+      await rm(project, { recursive: true, force: true });
+    }
+  });
+
+  it("hostile index lines (200 KB of `[`, `](`, `[[a`) do not stall sync, ask or status", async () => {
+    const n = 200_000;
+    const local = await makeLocalForge({
+      hostile: {
+        ".wiki/index.md": `## Concepts\n\n- [ok](concepts/ok.md) — OK\n- ${"[".repeat(n)}\n- ${"](".repeat(n / 2)}\n- ${"[[a".repeat(n / 3)}\n`,
+        ".wiki/concepts/ok.md": "ok\n",
+      },
+    });
+    const s = await connectFederation({
+      forgeRoot: local.root,
+      cacheFile: join(tmp, "hostile-cache.json"),
+    });
+    try {
+      expect((await s.call("projects_sync")).isError).toBeFalsy();
+      const r = jsonOf(
+        await s.call("knowledge_ask_projects", { query: "ok", projects: ["hostile"] }),
+      ) as Ask;
+      expect(r.results[0]?.matches?.map((m) => m.slug)).toEqual(["concepts/ok"]);
+      const status = jsonOf(await s.call("projects_status")) as { projects: { wiki: string }[] };
+      // Not read: the `- [[[…` and `- [[a[[a…` lines (the `- ](](…` line links nothing).
+      expect(status.projects[0]?.wiki).toBe("wiki: 1 page, 2 lines not read");
+    } finally {
+      await s.close();
+      await local.cleanup();
+    }
+  });
+});
+
 describe("small refusals", () => {
   it("a symlinked type folder in .wiki/ is skipped by suggest_promote with a notice", async () => {
     const project = await mkdtemp(join(tmpdir(), "lore-link-"));

@@ -364,7 +364,9 @@ export class CatFileBatch {
     // The header was decoded as latin1 (one char per byte); so is the name it echoes.
     const echoed =
       head.byPath === true ? Buffer.from(head.sha, "utf8").toString("latin1") : head.sha;
-    if (line === `${echoed} missing` || line === `${echoed} ambiguous`) {
+    // A path naming a submodule resolves to a commit this repository lacks: `<sha> missing`.
+    const gitlink = head.byPath === true && /^(?:[0-9a-f]{40}|[0-9a-f]{64}) missing$/.test(line);
+    if (gitlink || line === `${echoed} missing` || line === `${echoed} ambiguous`) {
       this.settle(null);
       return true;
     }
