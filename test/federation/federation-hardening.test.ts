@@ -6,13 +6,17 @@
  * hint, a symlinked type folder, a too-long slug.
  */
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GiteaForge } from "../../src/adapters/gitea/gitea-forge.js";
 import { parseWikiIndex } from "../../src/core/wiki-index.js";
 import { WIKI_LIMITS } from "../../src/core/wiki-limits.js";
-import { readCache } from "../../src/services/projects-cache.js";
+import { type CacheFile, readCache, writeCache } from "../../src/services/projects-cache.js";
+import { syncSummary } from "../../src/services/projects-status.js";
+import { syncToCache } from "../../src/services/sync.js";
 import { startFakeGitea } from "../helpers/fake-gitea.js";
 import { makeLocalForge, type TestForge } from "../helpers/make-forge.js";
 import { connectFederation, type FederationClient, jsonOf } from "./federation-client.js";
@@ -301,6 +305,66 @@ describe("sync: one unreadable repository does not fail the others", () => {
     } finally {
       await s.close();
       await local.cleanup();
+    }
+  });
+});
+
+describe("sync: reads that time out never replace a good cached entry", () => {
+  it("a forge whose reads time out: the previous entry stays, the error is reported", async () => {
+    const server = createServer((req, res) => {
+      if (req.url?.startsWith("/api/v1/user/repos")) {
+        res.writeHead(200, { "Content-Type": "application/json", "X-Total-Count": "1" });
+        res.end(JSON.stringify([{ name: "p", default_branch: "main" }]));
+      }
+      // every file read: no answer at all (a timeout)
+    });
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const file = join(tmp, "timeout-cache.json");
+    const good: CacheFile = {
+      synced_at: "2026-05-01T10:00:00.000Z",
+      synced_from: url,
+      machine: "m",
+      projects: [
+        {
+          name: "p",
+          default_branch: "main",
+          fetched_at: "2026-05-01T10:00:00.000Z",
+          active_tasks: [{ slug: "t", status: "todo", next: "x" }],
+          all_tasks_count: 1,
+          raw: "| slug | status | next |\n|-|-|-|\n| t | todo | x |\n",
+          wiki_index: "## Concepts\n\n- [a](concepts/a.md) — A\n",
+        },
+      ],
+      errors: [],
+    };
+    await writeCache(file, good);
+    try {
+      const cache = await syncToCache({
+        forge: new GiteaForge({ url, token: "t", timeoutMs: 300 }),
+        owner: "u",
+        syncedFrom: url,
+        machine: "m",
+        cacheFile: file,
+        now: () => new Date("2026-05-01T12:00:00.000Z"),
+      });
+      expect(cache.projects).toEqual([
+        { ...good.projects[0], sync_error: expect.stringContaining("TimeoutError") },
+      ]);
+      expect(cache.errors).toEqual([
+        {
+          project: "p",
+          reason: expect.stringContaining("forge is unavailable"),
+          kept_from: "2026-05-01T10:00:00.000Z",
+        },
+      ]);
+      expect(
+        syncSummary(cache, new Date("2026-05-01T12:00:00.000Z")).errors[0]?.kept_age_seconds,
+      ).toBe(7200);
+      expect(await readCache(file)).toEqual(cache);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
     }
   });
 });

@@ -70,7 +70,9 @@ export function registerAskProjectsTool(
         query: z
           .string(coded("invalid_input", "`query` must be a string"))
           .max(500, coded("invalid_input", "`query` must be at most 500 characters"))
-          .describe("Substring to find in page slugs and titles (case-insensitive; ё = е)."),
+          .describe(
+            "Words to find in page slugs and titles: a page matches when every word is in its slug or title (case-insensitive; ё = е).",
+          ),
         projects: z
           .array(
             z
