@@ -36,7 +36,7 @@ const REPO_NAME = /^[A-Za-z0-9._\p{L}\p{N}-]+$/u;
  * The embedded forge: a folder of git repositories, bare or working clones (issue 4 "Forge
  * adapters", `local`). Implements the seed's `Backend` port.
  *
- * - Reads go through git at the default branch (`HEAD`, or the ref given): one long-lived
+ * - Reads go through git at the default branch (or the ref given): one long-lived
  *   `git cat-file --batch` per repository answers `<ref>:<path>` for every read (closed
  *   when idle); the work tree of a clone is never read.
  * - Commits go through git plumbing, no work tree needed: `hash-object -w`, a temporary index
@@ -166,7 +166,7 @@ export class LocalForge implements Backend {
 
   /**
    * Reads `<ref>:<path>` through the repository's long-lived `cat-file --batch` (no git
-   * process per file); without a ref, `HEAD` — the default branch a listing reports.
+   * process per file); without a ref, the default branch a listing reports.
    */
   private async read(
     repo: string,
@@ -176,9 +176,11 @@ export class LocalForge implements Backend {
   ): Promise<{ sha: string; bytes: Buffer } | null> {
     throwIfCancelled(options.signal);
     checkRepoPath(path);
-    const rev = ref ?? "HEAD";
-    checkRef(rev);
+    if (ref !== undefined) checkRef(ref);
     const dir = await this.repoDir(repo);
+    // The default branch as commits see it (a detached HEAD reads the branch, not the commit).
+    const rev = ref ?? (await this.defaultBranch(dir));
+    checkRef(rev);
     const maxBytes = options.limit === undefined ? undefined : WIKI_LIMITS[options.limit];
     const object = await this.readers.read(dir, rev, path, maxBytes);
     if (object === null || object.type !== "blob") return null;
