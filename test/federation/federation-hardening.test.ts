@@ -14,9 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GiteaForge } from "../../src/adapters/gitea/gitea-forge.js";
 import { parseWikiIndex } from "../../src/core/wiki-index.js";
 import { WIKI_LIMITS } from "../../src/core/wiki-limits.js";
+import { ingestPage } from "../../src/services/ingest-page.js";
 import { type CacheFile, readCache, writeCache } from "../../src/services/projects-cache.js";
 import { syncSummary } from "../../src/services/projects-status.js";
 import { syncToCache } from "../../src/services/sync.js";
+import { forgeWikiStore } from "../../src/services/wiki-store.js";
 import { startFakeGitea } from "../helpers/fake-gitea.js";
 import { makeLocalForge, type TestForge } from "../helpers/make-forge.js";
 import { connectFederation, type FederationClient, jsonOf } from "./federation-client.js";
@@ -548,6 +550,31 @@ describe("what a break-it pass found", () => {
       expect(status.projects[0]?.wiki).toBe("wiki: 1 page, 2 lines not read");
     } finally {
       await s.close();
+      await local.cleanup();
+    }
+  });
+});
+
+describe("a cancelled ingest through a forge writes nothing", () => {
+  it("an aborted signal before the page is written: `cancelled`, no commit", async () => {
+    const local = await makeLocalForge({ target: { "README.md": "r\n" } });
+    try {
+      const head = await local.forge.getFileWithSha("u", "target", "README.md");
+      const aborted = new AbortController();
+      aborted.abort();
+      await expect(
+        ingestPage(
+          forgeWikiStore(local.forge, "u", "target"),
+          { title: "T", type: "concepts", body: "b" },
+          new Date(),
+          aborted.signal,
+        ),
+      ).rejects.toMatchObject({ code: "cancelled" });
+      expect(await local.forge.getRawFile("u", "target", ".wiki/index.md")).toBeNull();
+      expect(await local.forge.getRawFile("u", "target", ".wiki/concepts/t.md")).toBeNull();
+      expect((await local.forge.getFileWithSha("u", "target", "README.md"))?.sha).toBe(head?.sha);
+    } finally {
+      await local.forge.close();
       await local.cleanup();
     }
   });
