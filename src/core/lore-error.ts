@@ -41,6 +41,10 @@ export const ERROR_CODES = {
   federation_disabled: "unavailable",
   file_busy: "unavailable",
   address_in_use: "unavailable",
+  remote_file_too_large: "unavailable",
+  answer_too_large: "invalid_input",
+  forge_worktree_dirty: "conflict",
+  cancelled: "unavailable",
   forge_failed: "internal",
   git_failed: "internal",
   index_failed: "internal",
@@ -169,6 +173,26 @@ const MESSAGES: Record<ErrorCode, LocalizedText> = {
   address_in_use: {
     en: "cannot listen on {address}: the address is in use (another lore serve?); stop that process, or pick another port: --port N, or --port 0 for any free one",
     ru: "не удаётся слушать {address}: адрес занят (другой lore serve?); остановите тот процесс или выберите другой порт: --port N, или --port 0 для любого свободного",
+  },
+  remote_file_too_large: {
+    en: "{path} in {repo} is over the {limit}-byte limit of {what}; it was not read",
+    ru: "{path} в {repo} больше предела {limit} байт ({what_ru}); файл не прочитан",
+  },
+  answer_too_large: {
+    en: "the answer would be {size} bytes, over the {limit}-byte budget of one answer; {hint}",
+    ru: "ответ занял бы {size} байт, больше бюджета одного ответа {limit} байт; {hint_ru}",
+  },
+  forge_worktree_dirty: {
+    en:
+      "{repo}: branch {branch} is checked out in a work tree with uncommitted changes; " +
+      "nothing was committed (as git's receive.denyCurrentBranch = updateInstead) — commit or stash them and retry",
+    ru:
+      "{repo}: ветка {branch} выгружена в рабочее дерево с незакоммиченными изменениями; " +
+      "ничего не закоммичено (как receive.denyCurrentBranch = updateInstead в git) — закоммитьте или уберите их и повторите",
+  },
+  cancelled: {
+    en: "the request was cancelled; no further work was started",
+    ru: "запрос отменён; дальнейшая работа не начата",
   },
   internal: { en: "internal error: {reason}", ru: "внутренняя ошибка: {reason}" },
 };

@@ -1,10 +1,13 @@
 import type { LocalizedText } from "./localized-text.js";
 import {
+  headingText,
   parseWikiIndexWithReport,
+  sectionType,
   WIKI_PAGE_TYPES,
   WIKI_SECTION_HEADINGS,
   type WikiIndexEntry,
   type WikiIndexProblemCode,
+  type WikiIndexWarning,
 } from "./wiki-index.js";
 
 /**
@@ -41,6 +44,8 @@ export interface WikiCheckReport {
   sections: string[];
   /** Lines that link pages but were not read, in line order. */
   unread: WikiCheckLine[];
+  /** Lines and headings read although not canonical (see `WikiIndexWarningCode`). */
+  warnings: WikiIndexWarning[];
   /** True when at least one page was read and no line was left unread. */
   canonical: boolean;
 }
@@ -60,18 +65,56 @@ const MESSAGES: Record<Exclude<WikiCheckCode, WikiIndexProblemCode>, LocalizedTe
   },
 };
 
-const HEADINGS = new Set<string>(Object.values(WIKI_SECTION_HEADINGS));
-const WIKILINK = /\[\[[^\]]+\]\]/;
-const MD_LINK = /\]\([^)]*\.md(#[^)]*)?\)/;
 /** Links to the wiki's own files (overview, log, index) are not pages. */
 const SPECIAL = /\]\((?:\.\/)?(?:overview|log|index)\.md\)/;
 const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s/;
 
 /**
+ * True when the text holds `[[x]]` (x: one or more characters, none `]`) — the regex
+ * `/\[\[[^\]]+\]\]/` in one pass: a regex retries from every `[[` and is quadratic
+ * on a line of `[[a[[a…`.
+ */
+export function hasWikilink(text: string): boolean {
+  let open = -1;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 0x5b /* [ */) {
+      if (open < 0 && text.charCodeAt(i + 1) === 0x5b) open = i;
+    } else if (ch === 0x5d /* ] */) {
+      if (open >= 0 && i > open + 2 && text.charCodeAt(i + 1) === 0x5d) return true;
+      open = -1;
+    }
+  }
+  return false;
+}
+
+/**
+ * True when the text holds a link to a markdown file, `](….md)` or `](….md#…)` (no `)`
+ * inside) — the regex `/\]\([^)]*\.md(#[^)]*)?\)/` in one pass: a regex retries from
+ * every `](` and is quadratic on a line of `](](…`.
+ */
+export function hasMarkdownLink(text: string): boolean {
+  let open = -1;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 0x5d /* ] */ && open < 0 && text.charCodeAt(i + 1) === 0x28) open = i + 2;
+    else if (ch === 0x29 /* ) */) {
+      if (open >= 0) {
+        // The first `](` before this `)` gives the longest target; later ones are its suffixes.
+        const target = text.slice(open, i);
+        if (target.endsWith(".md") || target.includes(".md#")) return true;
+      }
+      open = -1;
+    }
+  }
+  return false;
+}
+
+/**
  * Checks a wiki `index.md` for `lore wiki check`: what the canonical parser reads, and each
  * line that links a page but was not read, with the reason (see {@link WikiCheckCode}).
  * Other lines (prose, headings, blank lines, links to non-pages) are not reported. Pure;
- * never throws.
+ * never throws; linear in the input's length (lines full of `[`, `](` or `[[a` included).
  *
  * @param md - the index text.
  */
@@ -79,7 +122,7 @@ export function checkWikiIndex(md: string): WikiCheckReport {
   const report = parseWikiIndexWithReport(md);
   // A wikilink line inside a type section is "not an entry" to the parser; say why.
   const unread: WikiCheckLine[] = report.problems.map((p) =>
-    p.code === "not_an_entry" && WIKILINK.test(p.text)
+    p.code === "not_an_entry" && hasWikilink(p.text)
       ? { ...p, code: "wikilink", message: MESSAGES.wikilink }
       : { ...p },
   );
@@ -92,20 +135,21 @@ export function checkWikiIndex(md: string): WikiCheckReport {
     const line = index + 1;
     if (/^\s*(```|~~~)/.test(text)) inFence = !inFence;
     if (inFence) return;
-    const heading = /^##\s+(.+?)\s*$/.exec(text);
+    const heading = headingText(text);
     if (heading !== null) {
-      inType = HEADINGS.has(heading[1] ?? "");
-      if (inType) sections.push(heading[1] ?? "");
+      const type = sectionType(heading);
+      inType = type !== null;
+      if (type !== null) sections.push(WIKI_SECTION_HEADINGS[type]);
       return;
     }
     if (reported.has(line)) return;
     const add = (code: Exclude<WikiCheckCode, WikiIndexProblemCode>) =>
       unread.push({ code, line, text, message: MESSAGES[code] });
-    if (/^\s*\|/.test(text) && /\.md\b|\[\[/.test(text) && !/^\s*\|[\s:|-]+\|?\s*$/.test(text)) {
+    if (/^\s*\|/.test(text) && /\.md\b|\[\[/.test(text) && !/^\s*\|[\s:|-]+$/.test(text)) {
       add("table_row");
-    } else if (LIST_ITEM.test(text) && WIKILINK.test(text)) {
+    } else if (LIST_ITEM.test(text) && hasWikilink(text)) {
       add("wikilink");
-    } else if (LIST_ITEM.test(text) && MD_LINK.test(text) && !inType && !SPECIAL.test(text)) {
+    } else if (LIST_ITEM.test(text) && hasMarkdownLink(text) && !inType && !SPECIAL.test(text)) {
       add("link_outside_type_section");
     }
   });
@@ -114,6 +158,7 @@ export function checkWikiIndex(md: string): WikiCheckReport {
     entries: report.entries,
     sections,
     unread,
+    warnings: report.warnings,
     canonical: report.entries.length > 0 && unread.length === 0,
   };
 }

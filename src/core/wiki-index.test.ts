@@ -116,13 +116,16 @@ describe("parseWikiIndexWithReport", () => {
       "- [ok](concepts/ok.md) — OK",
     ].join("\r\n");
     const report = parseWikiIndexWithReport(md);
-    expect(report.entries).toEqual([{ slug: "concepts/ok", type: "concepts", title: "OK" }]);
+    expect(report.entries).toEqual([
+      { slug: "concepts/no-title", type: "concepts", title: "no title" },
+      { slug: "concepts/ok", type: "concepts", title: "OK" },
+    ]);
     expect(report.problems.map((p) => p.code)).toEqual([
       "unsafe_slug",
       "link_outside_section",
       "link_outside_section",
-      "not_an_entry",
     ]);
+    expect(report.warnings.map((w) => [w.line, w.code])).toEqual([[5, "link_text_title"]]);
   });
 });
 
@@ -204,5 +207,56 @@ describe("wiki slugs", () => {
       expect.objectContaining({ code: "invalid_slug" }),
     );
     expect(wikiPageFile("concepts/foo")).toBe("concepts/foo.md");
+  });
+});
+
+describe("what real wikis hold: read with a warning code", () => {
+  it("two hyphens, no title (link text), decorated headings", () => {
+    const md = [
+      "# Wiki Index",
+      "",
+      "## Concepts · 12",
+      "",
+      "- [Caching](concepts/caching.md) -- Cache rules",
+      "- [concepts/retry](concepts/retry.md)",
+      "- [canon](concepts/canon.md) — Canonical",
+      "",
+      "## 🧠 Sources",
+      "",
+      "- [paper](sources/paper.md) — A paper (2024)",
+      "- [talk](sources/talk.md) -- A talk (video)",
+    ].join("\n");
+    const report = parseWikiIndexWithReport(md);
+    expect(report.entries).toEqual([
+      { slug: "concepts/caching", type: "concepts", title: "Cache rules" },
+      { slug: "concepts/retry", type: "concepts", title: "concepts/retry" },
+      { slug: "concepts/canon", type: "concepts", title: "Canonical" },
+      { slug: "sources/paper", type: "sources", title: "A paper (2024)" },
+      { slug: "sources/talk", type: "sources", title: "A talk (video)" },
+    ]);
+    expect(report.problems).toEqual([]);
+    expect(report.warnings.map((w) => [w.line, w.code])).toEqual([
+      [3, "decorated_heading"],
+      [5, "title_separator"],
+      [6, "link_text_title"],
+      [9, "decorated_heading"],
+      [12, "title_separator"],
+    ]);
+    expect(report.warnings[0]?.message.ru).toContain("раздел");
+  });
+
+  it("a heading of two words or an unknown word opens no section", () => {
+    const md =
+      "## Entities & Concepts\n\n- [a](concepts/a.md) — A\n\n## Modules\n\n- [b](concepts/b.md) — B\n";
+    expect(parseWikiIndexWithReport(md).entries).toEqual([]);
+  });
+
+  it("a 200 KB line of `[`, `](` or `[[a` is parsed in linear time", () => {
+    for (const unit of ["[", "](", "[[a", "- [", " "]) {
+      const line = `- [x${unit.repeat(Math.ceil(200_000 / unit.length))}`;
+      const report = parseWikiIndexWithReport(`## Concepts\n${line}\n## ${" ".repeat(200_000)}x`);
+      expect(report.entries).toEqual([]);
+      expect(report.problems.length).toBe(1);
+    }
   });
 });

@@ -60,16 +60,42 @@ export interface WikiIndexProblem {
   message: LocalizedText;
 }
 
+/**
+ * A line or heading that is not in the canonical form but was read anyway (what real wikis
+ * hold), a value (never thrown):
+ * - `title_separator` — the title follows `--`, `–`, `-` or `:` instead of the em-dash `—`;
+ * - `link_text_title` — the line has no title: the link text is taken as the title;
+ * - `decorated_heading` — a section heading with decorations (`## Concepts · 12`,
+ *   `## 🧠 Sources`, `## concepts`) read as that type's section.
+ */
+export type WikiIndexWarningCode = "title_separator" | "link_text_title" | "decorated_heading";
+
+/** One non-canonical line that was read (see {@link WikiIndexWarningCode}). */
+export interface WikiIndexWarning {
+  code: WikiIndexWarningCode;
+  /** 1-based line number in the index. */
+  line: number;
+  /** The line's text as written (at most 200 characters). */
+  text: string;
+  /** What was read from it, in English and Russian. */
+  message: LocalizedText;
+}
+
 /** What {@link parseWikiIndexWithReport} gives back. */
 export interface WikiIndexReport {
   /** Entries in file order (as {@link parseWikiIndex}). */
   entries: WikiIndexEntry[];
   /** Lines inside type sections that start with `- [` but were not read. */
   problems: WikiIndexProblem[];
+  /** Lines and headings read although not canonical. */
+  warnings: WikiIndexWarning[];
 }
 
 const SECTION_TYPES: ReadonlyMap<string, WikiPageType> = new Map(
   WIKI_PAGE_TYPES.map((type) => [WIKI_SECTION_HEADINGS[type], type] as const),
+);
+const SECTION_WORDS: ReadonlyMap<string, WikiPageType> = new Map(
+  WIKI_PAGE_TYPES.map((type) => [type, type] as const),
 );
 
 const MESSAGES: Record<WikiIndexProblemCode, LocalizedText> = {
@@ -78,8 +104,8 @@ const MESSAGES: Record<WikiIndexProblemCode, LocalizedText> = {
     ru: "скобки в адресе ссылки не сбалансированы",
   },
   unsafe_slug: {
-    en: "the link target leaves the wiki folder",
-    ru: "адрес ссылки выходит из папки вики",
+    en: "the link target leaves the wiki folder, or a name in it is too long",
+    ru: "адрес ссылки выходит из папки вики, или имя в нём слишком длинное",
   },
   link_outside_section: {
     en: "the link target is not a page of this section (type/slug.md)",
@@ -91,27 +117,45 @@ const MESSAGES: Record<WikiIndexProblemCode, LocalizedText> = {
   },
 };
 
+const WARNINGS: Record<WikiIndexWarningCode, LocalizedText> = {
+  title_separator: {
+    en: "read; the canonical separator before the title is the em-dash “ — ”",
+    ru: "прочитано; канонический разделитель перед заголовком — длинное тире « — »",
+  },
+  link_text_title: {
+    en: "read with the link text as the title; the canonical line ends with “ — title”",
+    ru: "прочитано, заголовок — текст ссылки; каноническая строка кончается на « — заголовок»",
+  },
+  decorated_heading: {
+    en: "read as a type section; the canonical heading is plain, e.g. “## Concepts”",
+    ru: "прочитан как раздел типа; канонический заголовок простой, например «## Concepts»",
+  },
+};
+
 /** The pieces of one `- [label](target) rest` line, or a reason it is not one. */
 type LinkLine =
   | { kind: "link"; label: string; target: string; rest: string }
   | { kind: "unbalanced" }
   | { kind: "other" };
 
-/** Splits `- [label](target)rest`, the target may hold balanced parentheses (case 1). */
+/** Splits `- [label](target)rest`, the target may hold balanced parentheses (case 1). Linear. */
 function splitLinkLine(line: string): LinkLine {
-  const head = /^- \[([^\]]+)\]\(/.exec(line);
-  if (head === null) return { kind: "other" };
+  if (!line.startsWith("- [")) return { kind: "other" };
+  const close = line.indexOf("](", 3);
+  // The label is `[^\]]+`: no `]` before the `](`.
+  if (close <= 3 || line.lastIndexOf("]", close - 1) >= 3) return { kind: "other" };
+  const open = close + 2;
   let depth = 0;
-  for (let i = head[0].length; i < line.length; i++) {
+  for (let i = open; i < line.length; i++) {
     const ch = line[i];
     if (ch === "(") depth++;
     else if (ch === ")") {
       if (depth === 0) {
         const rest = line.slice(i + 1);
-        // A `)` before the title's dash means the target closed too early: unbalanced.
-        const beforeDash = rest.split("—")[0] ?? "";
-        if (beforeDash.includes(")")) return { kind: "unbalanced" };
-        return { kind: "link", label: head[1] ?? "", target: line.slice(head[0].length, i), rest };
+        // Not a title after the link but a `)` further on: the target closed too early.
+        if (rest.trim() !== "" && titleOf(rest) === null && rest.includes(")"))
+          return { kind: "unbalanced" };
+        return { kind: "link", label: line.slice(3, close), target: line.slice(open, i), rest };
       }
       depth--;
     }
@@ -120,29 +164,92 @@ function splitLinkLine(line: string): LinkLine {
 }
 
 /**
- * Parses a canonical wiki `index.md` and reports the entry-like lines it could not read.
+ * The text of a `## ` heading (trimmed), or `null` when the line is not one. Linear (no
+ * backtracking regex: a long line must not take quadratic time).
+ *
+ * @param line - one line of markdown.
+ */
+export function headingText(line: string): string | null {
+  if (!line.startsWith("##") || line.startsWith("###")) return null;
+  const after = line.slice(2);
+  if (after === "" || !/^\s/.test(after)) return null;
+  const text = after.trim();
+  return text === "" ? null : text;
+}
+
+/**
+ * The type section a heading opens: the canonical heading exactly (`Concepts`), or — with
+ * a `decorated_heading` warning — a heading whose only word is a type's name in any case,
+ * whatever decorations surround it (`Concepts · 12`, `🧠 Sources`, `concepts`).
+ */
+function sectionOf(heading: string): { type: WikiPageType | null; decorated: boolean } {
+  const exact = SECTION_TYPES.get(heading);
+  if (exact !== undefined) return { type: exact, decorated: false };
+  const words = heading.split(/[^\p{L}]+/u).filter((w) => w !== "");
+  const only = words.length === 1 ? SECTION_WORDS.get((words[0] ?? "").toLowerCase()) : undefined;
+  return only === undefined ? { type: null, decorated: false } : { type: only, decorated: true };
+}
+
+/**
+ * The type whose section a `## ` heading opens (see {@link parseWikiIndexWithReport}), or
+ * `null` for any other heading (`## Overview`, `## Modules`).
+ *
+ * @param heading - the heading's text, from {@link headingText}.
+ */
+export function sectionType(heading: string): WikiPageType | null {
+  return sectionOf(heading).type;
+}
+
+/** The title after a link: `— title` (canonical), else `--`, `–`, `-`, `:` (a warning). */
+function titleOf(rest: string): { title: string; separator: "canonical" | "other" } | null {
+  const text = rest.trim();
+  for (const [mark, separator] of [
+    ["—", "canonical"],
+    ["--", "other"],
+    ["–", "other"],
+    ["-", "other"],
+    [":", "other"],
+  ] as const) {
+    if (!text.startsWith(mark)) continue;
+    const title = text.slice(mark.length).trim();
+    return title === "" ? null : { title, separator };
+  }
+  return null;
+}
+
+/**
+ * Parses a wiki `index.md`, reports the entry-like lines it could not read and the
+ * non-canonical ones it read anyway.
  *
  * Behaviour (seed 001, Task 1): sections are `## Entities|Concepts|Packages|Sources|Raw`
  * (any other `## ` heading, e.g. `## Overview`, ends the current section and is skipped);
  * under a section, lines `- [label](type/slug.md) — title` (Unicode em-dash) become
  * `{ slug: "type/slug", type, title }`; the placeholder `<!-- (none yet) -->`, blank lines
  * and anything else are ignored; empty or malformed input gives no entries. A link target
- * may hold balanced parentheses (issue 4, case 1: `entities/yolka-(tree).md`).
- * Pure; never throws.
+ * may hold balanced parentheses (`entities/yolka-(tree).md`). What real wikis hold is read
+ * with a warning (see {@link WikiIndexWarningCode}): `-- title` (two hyphens, also `–`,
+ * `-`, `:`), a line without a title (the link text is the title), a decorated heading.
+ * Pure; never throws; linear in the input's length.
  *
  * @param md - the index text (LF or CRLF).
- * @returns entries in file order and problems by line.
+ * @returns entries in file order, problems and warnings by line.
  */
 export function parseWikiIndexWithReport(md: string): WikiIndexReport {
   const entries: WikiIndexEntry[] = [];
   const problems: WikiIndexProblem[] = [];
-  if (typeof md !== "string" || md.length === 0) return { entries, problems };
+  const warnings: WikiIndexWarning[] = [];
+  if (typeof md !== "string" || md.length === 0) return { entries, problems, warnings };
   const lines = md.split(/\r?\n/);
   let currentType: WikiPageType | null = null;
   for (const [index, line] of lines.entries()) {
-    const heading = /^##\s+(.+?)\s*$/.exec(line);
+    const warn = (code: WikiIndexWarningCode): void => {
+      warnings.push({ code, line: index + 1, text: line.slice(0, 200), message: WARNINGS[code] });
+    };
+    const heading = headingText(line);
     if (heading !== null) {
-      currentType = SECTION_TYPES.get(heading[1] ?? "") ?? null;
+      const section = sectionOf(heading);
+      currentType = section.type;
+      if (section.decorated) warn("decorated_heading");
       continue;
     }
     if (currentType === null || !line.startsWith("- [")) continue;
@@ -158,8 +265,9 @@ export function parseWikiIndexWithReport(md: string): WikiIndexReport {
       problem("not_an_entry");
       continue;
     }
-    const title = /^\s*—\s*(.+?)\s*$/.exec(link.rest)?.[1];
-    if (title === undefined) {
+    const titled = titleOf(link.rest);
+    const label = link.label.trim();
+    if (titled === null && (link.rest.trim() !== "" || label === "")) {
       problem("not_an_entry");
       continue;
     }
@@ -173,9 +281,11 @@ export function parseWikiIndexWithReport(md: string): WikiIndexReport {
       problem("unsafe_slug");
       continue;
     }
-    entries.push({ slug, type: currentType, title });
+    if (titled === null) warn("link_text_title");
+    else if (titled.separator === "other") warn("title_separator");
+    entries.push({ slug, type: currentType, title: titled?.title ?? label });
   }
-  return { entries, problems };
+  return { entries, problems, warnings };
 }
 
 /**
@@ -276,7 +386,7 @@ export function insertIndexEntry(md: string, entry: { slug: string; title: strin
   const source = md.trim().length === 0 ? freshIndexMd() : md;
   const eol = source.includes("\r\n") ? "\r\n" : "\n";
   const lines = source.split(/\r?\n/);
-  const headingOf = (line: string) => /^##\s+(.+?)\s*$/.exec(line)?.[1];
+  const headingOf = (line: string) => headingText(line) ?? undefined;
   let start = lines.findIndex((line) => headingOf(line) === WIKI_SECTION_HEADINGS[type]);
   if (start < 0) {
     // Add the section before the first canonical section that comes after this type.

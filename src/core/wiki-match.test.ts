@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { foldForMatch, matchesAny, snippetAround } from "./wiki-match.js";
+import { foldForMatch, matchesAny, matchNames, snippetAround } from "./wiki-match.js";
 
 describe("foldForMatch", () => {
   it("lower-cases, folds ё to е and keeps the length", () => {
@@ -37,5 +37,39 @@ describe("snippetAround", () => {
   it("gives the body's beginning when the body has no match", () => {
     expect(snippetAround("short body", "zzz")).toBe("short body");
     expect(snippetAround("", "x")).toBe("");
+  });
+});
+
+describe("matchNames: every word of a multi-word query", () => {
+  const yarn = { slug: "concepts/yarn-windows", title: "Yarn on Windows" };
+  it("`yarn windows` and `Windows yarn` find `Yarn on Windows`", () => {
+    expect(matchNames(yarn, "yarn windows")).toEqual({ matched: true, inTitle: 2 });
+    expect(matchNames(yarn, "Windows yarn")).toEqual({ matched: true, inTitle: 2 });
+    expect(matchNames(yarn, "yarn linux")).toEqual({ matched: false, inTitle: 0 });
+  });
+  it("`ёлка зелёная` finds `Зелёная ёлка у дома` (ё ≡ е, any case)", () => {
+    const tree = { slug: "entities/tree", title: "Зелёная ёлка у дома" };
+    expect(matchNames(tree, "ёлка зелёная")).toEqual({ matched: true, inTitle: 2 });
+    expect(matchNames(tree, "елка зеленая")).toEqual({ matched: true, inTitle: 2 });
+    expect(matchNames(tree, "ёлка красная").matched).toBe(false);
+  });
+  it("a two-letter word next to another word counts: `on yarn` matches, `to yarn` does not", () => {
+    expect(matchNames(yarn, "on yarn")).toEqual({ matched: true, inTitle: 2 });
+    expect(matchNames(yarn, "to yarn").matched).toBe(false);
+  });
+  it("a word found only in the slug matches but does not count for the title", () => {
+    expect(matchNames({ slug: "concepts/ci-cache", title: "Cache rules" }, "ci cache")).toEqual({
+      matched: true,
+      inTitle: 1,
+    });
+  });
+  it("matchesAny wants every word in some field", () => {
+    expect(matchesAny(["concepts/x", "Yarn", "runs on windows"], "yarn windows")).toBe(true);
+    expect(matchesAny(["concepts/x", "Yarn"], "yarn windows")).toBe(false);
+  });
+  it("a snippet centres on the first word the body holds", () => {
+    expect(snippetAround("Install it with the installer on Windows.", "yarn windows")).toContain(
+      "Windows",
+    );
   });
 });

@@ -33,16 +33,66 @@ export function foldForMatch(text: string): string {
 }
 
 /**
- * Tells whether `query` occurs in any of `fields` (folded as {@link foldForMatch}). An empty
- * or blank query matches everything (seed 001 Task 3: `query: ''` lists every entry).
+ * The words of a query for wiki matching: split on whitespace, folded as
+ * {@link foldForMatch}, duplicates dropped, in the order typed. Every word counts, however
+ * short (a two-letter word such as `ci` is a word like any other).
  *
- * @param fields - the texts to look in (e.g. slug and title).
- * @param query - the substring, as the caller typed it; trimmed.
+ * @param query - the query as typed.
+ * @returns the folded words; `[]` for a blank query.
+ */
+export function queryWords(query: string): string[] {
+  const words = foldForMatch(query)
+    .split(/\s+/)
+    .filter((w) => w !== "");
+  return [...new Set(words)];
+}
+
+/** How a page's names matched a query (see {@link matchNames}). */
+export interface NameMatch {
+  /** True when every word of the query is a substring of the slug or of the title. */
+  matched: boolean;
+  /** How many of the query's words occur in the title (the rank: more is better). */
+  inTitle: number;
+}
+
+/**
+ * Multi-word matching of a page's slug and title (seed 000 "Matching semantics": substring,
+ * case-insensitive, over slug + title; `ё` ≡ `е`): the page matches when every word of the
+ * query is a substring of the slug or of the title, in any order — `yarn windows` and
+ * `Windows yarn` both find `concepts/yarn-windows — Yarn on Windows`. A one-word query is
+ * the seed's plain substring test. A blank query matches every page (seed 001 Task 3:
+ * `query: ''` lists every entry). Pure.
+ *
+ * @param names - the page's slug and title.
+ * @param query - the query as typed.
+ * @returns whether it matched and how many words are in the title.
+ */
+export function matchNames(names: { slug: string; title: string }, query: string): NameMatch {
+  const words = queryWords(query);
+  const slug = foldForMatch(names.slug);
+  const title = foldForMatch(names.title);
+  let inTitle = 0;
+  for (const word of words) {
+    const t = title.includes(word);
+    if (t) inTitle++;
+    else if (!slug.includes(word)) return { matched: false, inTitle: 0 };
+  }
+  return { matched: true, inTitle };
+}
+
+/**
+ * Tells whether every word of `query` (see {@link queryWords}) occurs in at least one of
+ * `fields` (folded as {@link foldForMatch}). An empty or blank query matches everything
+ * (seed 001 Task 3: `query: ''` lists every entry).
+ *
+ * @param fields - the texts to look in (e.g. slug and title, or slug, title and body).
+ * @param query - the query, as the caller typed it.
  */
 export function matchesAny(fields: readonly string[], query: string): boolean {
-  const q = foldForMatch(query.trim());
-  if (q === "") return true;
-  return fields.some((field) => foldForMatch(field).includes(q));
+  const words = queryWords(query);
+  if (words.length === 0) return true;
+  const folded = fields.map(foldForMatch);
+  return words.every((word) => folded.some((field) => field.includes(word)));
 }
 
 /** Collapses runs of whitespace (line ends included) into one space. */
@@ -52,7 +102,8 @@ function squash(text: string): string {
 
 /**
  * A snippet of a page body around the first match of `query` (folded as
- * {@link foldForMatch}): about `width` characters centred on the match, whitespace
+ * {@link foldForMatch}; when the body lacks the whole query, its first word the body
+ * holds): about `width` characters centred on the match, whitespace
  * collapsed, `…` where text was cut. When the body does not contain the query (the page
  * matched by slug or title) or the query is blank, the snippet is the body's beginning.
  * Pass the body without its frontmatter (`parseWikiPage(text).body`).
@@ -63,8 +114,19 @@ function squash(text: string): string {
  * @returns the snippet; empty for an empty body.
  */
 export function snippetAround(body: string, query: string, width = SNIPPET_CHARS): string {
-  const q = foldForMatch(query.trim());
-  const at = q === "" ? -1 : foldForMatch(body).indexOf(q);
+  const folded = foldForMatch(body);
+  // The whole query when the body holds it, else its first word that the body holds.
+  let q = foldForMatch(query.trim());
+  let at = q === "" ? -1 : folded.indexOf(q);
+  if (at < 0 && q !== "") {
+    for (const word of queryWords(query)) {
+      at = folded.indexOf(word);
+      if (at >= 0) {
+        q = word;
+        break;
+      }
+    }
+  }
   if (at < 0) {
     const head = squash(body.slice(0, width * 4));
     return head.length > width ? `${head.slice(0, width).trimEnd()}…` : head;

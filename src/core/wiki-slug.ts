@@ -1,5 +1,8 @@
 import { LoreError } from "./lore-error.js";
 
+/** Longest name between two `/` of a slug, bytes of UTF-8 (file names end at 255 bytes). */
+export const MAX_SEGMENT_BYTES = 200;
+
 /**
  * Why a slug was refused, in English (`en`) and Russian (`ru`), or `null` when it is safe.
  *
@@ -7,8 +10,8 @@ import { LoreError } from "./lore-error.js";
  * (`concepts/foo`, nested `concepts/bar/baz`; DESIGN.md glossary "slug"). Safe means it can
  * never escape the wiki (issue 4 "The wiki layout": `..`, absolute paths refused;
  * DESIGN.md "Non-negotiables": also Windows drive paths): relative, `/`-separated, every
- * segment non-empty and neither `.` nor `..`, no backslash, no drive letter, no control
- * characters, at most 512 characters.
+ * segment non-empty, neither `.` nor `..` and at most 200 bytes (a file name), no
+ * backslash, no drive letter, no control characters, at most 512 characters.
  *
  * @param slug - the slug as given.
  * @returns `null` for a safe slug, else the reason.
@@ -26,6 +29,12 @@ export function slugProblem(slug: string): { en: string; ru: string } | null {
     if (segment === "") return { en: "it has an empty segment", ru: "в нём пустой сегмент" };
     if (segment === "." || segment === "..")
       return { en: "it leaves the wiki folder (“..”)", ru: "он выходит из папки вики («..»)" };
+    // A file system names a file in at most 255 bytes; `.md` and a temp suffix come on top.
+    if (Buffer.byteLength(segment, "utf8") > MAX_SEGMENT_BYTES)
+      return {
+        en: `a name in it is over ${MAX_SEGMENT_BYTES} bytes`,
+        ru: `имя в нём длиннее ${MAX_SEGMENT_BYTES} байт`,
+      };
   }
   return null;
 }

@@ -9,9 +9,9 @@ import { askProjects, memoIndexParser } from "../services/ask-projects.js";
 import { createTask } from "../services/create-task.js";
 import { getFrom } from "../services/get-from.js";
 import { ingestPage } from "../services/ingest-page.js";
-import { readCache } from "../services/projects-cache.js";
+import { memoCacheReader } from "../services/projects-cache.js";
 import { projectsStatus, syncSummary } from "../services/projects-status.js";
-import { promotePage, suggestPromote } from "../services/promote-page.js";
+import { promotePage, suggestPromoteReport } from "../services/promote-page.js";
 import { syncToCache } from "../services/sync.js";
 import { getWikiPage, searchWiki } from "../services/wiki-search.js";
 import { folderWikiStore, forgeWikiStore } from "../services/wiki-store.js";
@@ -96,6 +96,7 @@ function disabled(tool: string, need: keyof typeof HOW): LoreError {
 export function composeFederation(deps: FederationDeps): FederationPort {
   const now = deps.now ?? (() => new Date());
   const parseIndex = memoIndexParser();
+  const readCache = memoCacheReader();
   const projectWiki = () => folderWikiStore(join(deps.projectDir, ".wiki"));
   let loaded: Promise<FederationForge | null> | undefined;
   const needForge = async (caller: string): Promise<FederationForge> => {
@@ -134,18 +135,19 @@ export function composeFederation(deps: FederationDeps): FederationPort {
       const cache = await readCache(needCache(caller));
       return getFrom({ forge, owner, cache }, project, slug);
     },
-    async ingest(input, caller) {
-      if (input.target_project === undefined) return ingestPage(projectWiki(), input, now());
+    async ingest(input, caller, signal) {
+      if (input.target_project === undefined)
+        return ingestPage(projectWiki(), input, now(), signal);
       const { forge, owner } = await needForge(caller);
-      return ingestPage(forgeWikiStore(forge, owner, input.target_project), input, now());
+      return ingestPage(forgeWikiStore(forge, owner, input.target_project), input, now(), signal);
     },
-    suggestPromote: async (caller) => suggestPromote(projectWiki(), needShared(caller)),
+    suggestPromote: async (caller) => suggestPromoteReport(projectWiki(), needShared(caller)),
     promote: async (slug, caller) => promotePage(projectWiki(), needShared(caller), slug, now()),
     async createTask(input, caller) {
       const { forge, owner } = await needForge(caller);
       return createTask({ forge, owner }, input);
     },
-    async sync(caller) {
+    async sync(caller, signal) {
       const { forge, owner, where } = await needForge(caller);
       const cacheFile = needCache(caller);
       const cache = await syncToCache({
@@ -155,8 +157,9 @@ export function composeFederation(deps: FederationDeps): FederationPort {
         machine: deps.machine,
         now,
         cacheFile,
+        ...(signal === undefined ? {} : { signal }),
       });
-      return syncSummary(cache);
+      return syncSummary(cache, now());
     },
     async status(caller) {
       return projectsStatus(await readCache(needCache(caller)), now());

@@ -5,7 +5,7 @@ import type { CreatedTask, CreateTaskInput } from "../services/create-task.js";
 import type { ProjectPage } from "../services/get-from.js";
 import type { IngestInput, IngestResult } from "../services/ingest-page.js";
 import type { ProjectsStatus, SyncSummary } from "../services/projects-status.js";
-import type { PromoteResult, PromoteSuggestion } from "../services/promote-page.js";
+import type { PromoteReport, PromoteResult } from "../services/promote-page.js";
 import type { WikiPage, WikiSearchAnswer, WikiSearchInput } from "../services/wiki-search.js";
 
 /**
@@ -29,8 +29,9 @@ export interface FederationPort {
    */
   getShared(slug: string, caller: string): Promise<WikiPage>;
   /**
-   * Seed 000 `knowledge.ask_projects`.
-   * @throws LoreError `federation_disabled` (no forge or no cache), `cache_invalid`.
+   * Seed 000 `knowledge.ask_projects` (`input.signal`: no page read starts after a cancel).
+   * @throws LoreError `federation_disabled` (no forge or no cache), `cache_invalid`,
+   *   `cancelled`.
    */
   askProjects(input: AskProjectsInput, caller: string): Promise<AskProjectsAnswer>;
   /**
@@ -41,15 +42,17 @@ export interface FederationPort {
   getFrom(project: string, slug: string, caller: string): Promise<ProjectPage>;
   /**
    * Writes a page into the current project's wiki, or another project's through the forge.
+   * `signal` (the request's): once aborted, no further file is written (`cancelled`).
    * @throws LoreError `federation_disabled` (target_project without a forge),
-   *   `invalid_input`, `invalid_slug`, the forge's codes.
+   *   `invalid_input`, `invalid_slug`, `cancelled`, the forge's codes.
    */
-  ingest(input: IngestInput, caller: string): Promise<IngestResult>;
+  ingest(input: IngestInput, caller: string, signal?: AbortSignal): Promise<IngestResult>;
   /**
-   * Pages of the current project's wiki that the shared wiki lacks.
+   * Pages of the current project's wiki that the shared wiki lacks, and the folders skipped
+   * (a symlinked type folder: `symlinked_type_folder`).
    * @throws LoreError `federation_disabled` (no shared wiki).
    */
-  suggestPromote(caller: string): Promise<PromoteSuggestion[]>;
+  suggestPromote(caller: string): Promise<PromoteReport>;
   /**
    * Copies one page of the current project's wiki into the shared wiki and its index.
    * @throws LoreError `federation_disabled`, `invalid_slug`, `page_not_found`, `file_exists`.
@@ -61,10 +64,11 @@ export interface FederationPort {
    */
   createTask(input: CreateTaskInput, caller: string): Promise<CreatedTask>;
   /**
-   * Syncs the forge into the cache.
-   * @throws LoreError `federation_disabled`, the forge's codes.
+   * Syncs the forge into the cache. `signal` (the request's): once aborted, no further
+   * repository is read and the cache is left as it was (`cancelled`).
+   * @throws LoreError `federation_disabled`, `cancelled`, the forge's codes.
    */
-  sync(caller: string): Promise<SyncSummary>;
+  sync(caller: string, signal?: AbortSignal): Promise<SyncSummary>;
   /**
    * The cached projects, their active tasks, wiki presence and the cache's age.
    * @throws LoreError `federation_disabled` (no cache), `cache_invalid`.

@@ -1,3 +1,5 @@
+import type { WikiLimit } from "../core/wiki-limits.js";
+
 /**
  * A repository as the forge lists it (seed 001, Task 2: `listUserRepos` returns
  * `Array<{ name, default_branch }>`).
@@ -15,6 +17,18 @@ export interface FileWithSha {
   content: string;
   /** The git blob sha of the file at the ref it was read from. */
   sha: string;
+}
+
+/** Options of a forge read ({@link Backend.getRawFile}, {@link Backend.getFileWithSha}). */
+export interface ReadOptions {
+  /**
+   * Which size limit applies (`core/wiki-limits.ts` `WIKI_LIMITS`). A larger file is refused
+   * with LoreError `remote_file_too_large` (`data`: `size` when known, `limit` in bytes)
+   * without being held in memory whole. Default: no limit.
+   */
+  limit?: WikiLimit;
+  /** When aborted, the read is not started (or is stopped): LoreError `cancelled`. */
+  signal?: AbortSignal;
 }
 
 /** What {@link Backend.commitFile} writes: one file, one commit. */
@@ -41,6 +55,8 @@ export interface CommitFileArgs {
    * commit creates it).
    */
   branch?: string;
+  /** When aborted before the commit is made, nothing is written: LoreError `cancelled`. */
+  signal?: AbortSignal;
 }
 
 /** What {@link Backend.commitFile} made. */
@@ -73,25 +89,36 @@ export interface Backend {
    * Reads one file's text at `ref` (default: the default branch).
    * @returns the text, or `null` when the file (or the ref, or any commit) does not exist.
    * @throws LoreError `forge_not_found` (no such repository; the local forge — Gitea's raw
-   *   endpoint answers 404 for both, so there it is `null`), `forge_unavailable`, `forge_failed`.
+   *   endpoint answers 404 for both, so there it is `null`), `forge_unavailable`,
+   *   `forge_failed`, `remote_file_too_large` (over `options.maxBytes`), `cancelled`.
    */
-  getRawFile(owner: string, repo: string, path: string, ref?: string): Promise<string | null>;
+  getRawFile(
+    owner: string,
+    repo: string,
+    path: string,
+    ref?: string,
+    options?: ReadOptions,
+  ): Promise<string | null>;
   /**
    * Reads one file's text and its blob sha at `ref` (default: the default branch).
    * Never returns an empty text for a non-empty file (case 2 of issue 4).
    * @returns `{ content, sha }`, or `null` when the file does not exist.
-   * @throws LoreError `forge_not_found`, `file_too_large_for_api`, `forge_unavailable`, `forge_failed`.
+   * @throws LoreError `forge_not_found`, `file_too_large_for_api`, `forge_unavailable`,
+   *   `forge_failed`, `remote_file_too_large`, `cancelled`.
    */
   getFileWithSha(
     owner: string,
     repo: string,
     path: string,
     ref?: string,
+    options?: ReadOptions,
   ): Promise<FileWithSha | null>;
   /**
    * Creates or updates one file in one commit, `sha` as compare-and-swap (see {@link CommitFileArgs}).
    * @throws LoreError `forge_conflict`, `forge_not_found`, `forge_unauthorized`,
-   *   `forge_unavailable`, `forge_failed`, `default_branch_mismatch` (Gitea, case 4).
+   *   `forge_unavailable`, `forge_failed`, `default_branch_mismatch` (Gitea, case 4),
+   *   `forge_worktree_dirty` (local forge: the branch is checked out in a work tree with
+   *   changes), `cancelled`.
    */
   commitFile(args: CommitFileArgs): Promise<CommitFileResult>;
 }

@@ -15,9 +15,17 @@ describe("memoIndexParser", () => {
 });
 
 describe("askNextActionHint", () => {
-  it("is seed 000's hint with the tool names given", () => {
-    expect(askNextActionHint({ getFrom: "knowledge.get_from", createTask: "tasks.create" })).toBe(
+  it("is seed 000's hint with the tool names given, in Russian for lang ru", () => {
+    const names = { getFrom: "knowledge.get_from", createTask: "tasks.create" };
+    expect(askNextActionHint(names, "ru")).toBe(
       "knowledge.get_from(project, slug) для полного текста; tasks.create(target_project, body) если знание не оформлено",
     );
+  });
+  it("follows lang, English by default", () => {
+    const names = { getFrom: "knowledge_get_from", createTask: "tasks_create" };
+    expect(askNextActionHint(names)).toBe(
+      "knowledge_get_from(project, slug) for the full text; tasks_create(target_project, body) if the knowledge is not written down",
+    );
+    expect(askNextActionHint(names, "en")).toBe(askNextActionHint(names));
   });
 });

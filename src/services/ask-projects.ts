@@ -1,3 +1,5 @@
+import type { Lang } from "../core/localized-text.js";
+import { isLoreError } from "../core/lore-error.js";
 import {
   parseWikiIndexWithReport,
   WIKI_PAGE_TYPES,
@@ -5,7 +7,9 @@ import {
   type WikiIndexReport,
   type WikiPageType,
 } from "../core/wiki-index.js";
-import { matchesAny, snippetAround } from "../core/wiki-match.js";
+import { checkWikiIndex } from "../core/wiki-index-check.js";
+import { throwIfCancelled } from "../core/wiki-limits.js";
+import { matchNames, snippetAround } from "../core/wiki-match.js";
 import { parseWikiPage } from "../core/wiki-page.js";
 import type { Backend } from "../ports/forge.js";
 import { mapWithConcurrency } from "./bounded-pool.js";
@@ -28,11 +32,25 @@ export const ASK_DEFAULT_TYPES: readonly WikiPageType[] = [
 /** Most page fetches in flight at once, over all projects of one question. */
 export const ASK_FETCH_CONCURRENCY = 8;
 
-/** Seed 000 "Output", `next_action_hint`, with the tool names as exposed. */
-export function askNextActionHint(names: { getFrom: string; createTask: string }): string {
+/**
+ * Seed 000 "Output", `next_action_hint`, with the tool names as exposed, in the answer's
+ * language: English by default, the seed's Russian text for `ru`.
+ *
+ * @param names - the exposed names of get_from and tasks_create.
+ * @param lang - the language. Default: `en`.
+ */
+export function askNextActionHint(
+  names: { getFrom: string; createTask: string },
+  lang: Lang = "en",
+): string {
+  if (lang === "ru")
+    return (
+      `${names.getFrom}(project, slug) для полного текста; ` +
+      `${names.createTask}(target_project, body) если знание не оформлено`
+    );
   return (
-    `${names.getFrom}(project, slug) для полного текста; ` +
-    `${names.createTask}(target_project, body) если знание не оформлено`
+    `${names.getFrom}(project, slug) for the full text; ` +
+    `${names.createTask}(target_project, body) if the knowledge is not written down`
   );
 }
 
@@ -43,6 +61,9 @@ export const ASK_ERRORS = {
   fetchFailed: "(fetch failed)",
   pageMissing: "(page missing in repo)",
   malformed: (reason: string) => `wiki index malformed: ${reason}`,
+  empty: "wiki index empty — .wiki/index.md lists no pages",
+  unreadable: (reason: string) => `wiki index unreadable: ${reason}`,
+  pageTooLarge: "(page over the size limit)",
 } as const;
 
 /** The input of {@link askProjects} (seed 000 "Input"), already validated by the edge. */
@@ -55,6 +76,13 @@ export interface AskProjectsInput {
   limit?: number;
   /** Page types to search. Default: {@link ASK_DEFAULT_TYPES} (`raw` left out). */
   types?: WikiPageType[];
+  /** Language of `next_action_hint`. Default: `en`. */
+  lang?: Lang;
+  /**
+   * The request's abort signal: once aborted, no further page read is started and the call
+   * ends with LoreError `cancelled`.
+   */
+  signal?: AbortSignal;
 }
 
 /** One matching page (seed 000 "Output", `matches[]`). */
@@ -114,6 +142,21 @@ export function memoIndexParser(): (project: string, text: string) => WikiIndexR
   };
 }
 
+/**
+ * The entries whose slug and title hold every word of the query (see `matchNames`), the
+ * ones with more of the words in the title first; equal ones keep the index order.
+ */
+export function rankByTitleWords(
+  entries: readonly WikiIndexEntry[],
+  query: string,
+): WikiIndexEntry[] {
+  return entries
+    .map((entry, at) => ({ entry, at, match: matchNames(entry, query) }))
+    .filter((m) => m.match.matched)
+    .sort((a, b) => b.match.inTitle - a.match.inTitle || a.at - b.at)
+    .map((m) => m.entry);
+}
+
 /** The index entries of one project that match, before their pages are fetched. */
 type Plan =
   | { project: string; error: string }
@@ -126,17 +169,24 @@ type Plan =
  * order, then fetches those pages live through the forge — in one bounded pool over all
  * projects — for a snippet around the match in the body.
  *
- * Partial success: a project not in the cache answers `unknown project — run sync first`,
- * one without a wiki index `no wiki — repo has no .wiki/index.md`, one whose index has
- * entry-like lines but none readable `wiki index malformed: <reason>` (the reason is the
- * first unreadable line); a page whose fetch fails keeps its slug and title with snippet
- * `(fetch failed)` (a deleted page: `(page missing in repo)`); the other projects are
- * answered as usual. A project named twice is answered twice.
+ * Partial success: a project the sync never saw answers `unknown project — run sync
+ * first`; one without a wiki index (a synced repository that holds neither board nor wiki
+ * included) `no wiki — repo has no .wiki/index.md`; one whose index sync could not read
+ * `wiki index unreadable: <reason>` (e.g. over the size limit); one whose index lists no
+ * page `wiki index empty — .wiki/index.md lists no pages`, or, when it links pages in a
+ * form not read, `wiki index malformed: <reason>` (the first unreadable line) — never
+ * `matches: []` for those; a page whose fetch fails keeps its slug and title with snippet
+ * `(fetch failed)` (a deleted page: `(page missing in repo)`, one over 1 MiB:
+ * `(page over the size limit)`); the other projects are answered as usual. A project
+ * named twice is answered twice. A query of several words matches an entry when every
+ * word is in its slug or title; entries with more of the words in the title come first.
+ * Once `input.signal` is aborted no further page read starts.
  *
  * @param deps - see {@link AskProjectsDeps}.
  * @param input - see {@link AskProjectsInput}.
  * @returns `{ asked_projects, results, next_action_hint }`. Never throws for a project's
  *   failure.
+ * @throws LoreError `cancelled` when `input.signal` was aborted.
  */
 export async function askProjects(
   deps: AskProjectsDeps,
@@ -145,21 +195,42 @@ export async function askProjects(
   const limit = input.limit ?? ASK_DEFAULT_LIMIT;
   const allowed = new Set<WikiPageType>(input.types ?? ASK_DEFAULT_TYPES);
   const byName = new Map((deps.cache?.projects ?? []).map((p) => [p.name, p] as const));
+  const skipped = new Set(deps.cache?.skipped ?? []);
   const plans: Plan[] = input.projects.map((project) => {
     const status = byName.get(project);
-    if (status === undefined) return { project, error: ASK_ERRORS.unknownProject };
-    if (status.wiki_index === undefined) return { project, error: ASK_ERRORS.noWiki };
+    if (status === undefined)
+      // A repository the sync saw that holds neither a board nor a wiki has no wiki.
+      return {
+        project,
+        error: skipped.has(project) ? ASK_ERRORS.noWiki : ASK_ERRORS.unknownProject,
+      };
+    if (status.wiki_index === undefined)
+      return {
+        project,
+        error:
+          status.wiki_error === undefined
+            ? ASK_ERRORS.noWiki
+            : ASK_ERRORS.unreadable(status.wiki_error),
+      };
     const report = (deps.parseIndex ?? ((_p, t) => parseWikiIndexWithReport(t)))(
       project,
       status.wiki_index,
     );
-    const first = report.problems[0];
-    if (report.entries.length === 0 && first !== undefined) {
-      return { project, error: ASK_ERRORS.malformed(`line ${first.line}: ${first.message.en}`) };
+    if (report.entries.length === 0) {
+      // Never `matches: []` for an index that lists nothing: say it is empty or unreadable.
+      const first = report.problems[0] ?? checkWikiIndex(status.wiki_index).unread[0];
+      return {
+        project,
+        error:
+          first === undefined
+            ? ASK_ERRORS.empty
+            : ASK_ERRORS.malformed(`line ${first.line}: ${first.message.en}`),
+      };
     }
-    const entries = report.entries
-      .filter((e) => allowed.has(e.type) && matchesAny([e.slug, e.title], input.query))
-      .slice(0, limit);
+    const entries = rankByTitleWords(
+      report.entries.filter((e) => allowed.has(e.type)),
+      input.query,
+    ).slice(0, limit);
     return { project, branch: status.default_branch, entries };
   });
   const jobs = plans.flatMap((plan, at) =>
@@ -169,23 +240,31 @@ export async function askProjects(
     jobs,
     deps.concurrency ?? ASK_FETCH_CONCURRENCY,
     async ({ plan, entry }) => {
-      if (!("entries" in plan)) return "";
+      // After a cancel no further page read starts.
+      if (!("entries" in plan) || input.signal?.aborted === true) return "";
       try {
         const body = await deps.forge.getRawFile(
           deps.owner,
           plan.project,
           `.wiki/${entry.slug}.md`,
           plan.branch,
+          {
+            limit: "wikiPageBytes",
+            ...(input.signal === undefined ? {} : { signal: input.signal }),
+          },
         );
         return body === null
           ? ASK_ERRORS.pageMissing
           : snippetAround(parseWikiPage(body).body, input.query);
-      } catch {
+      } catch (error) {
+        if (isLoreError(error) && error.code === "remote_file_too_large")
+          return ASK_ERRORS.pageTooLarge;
         // Seed 000 "Error branches": a failed live fetch keeps the match, marked.
         return ASK_ERRORS.fetchFailed;
       }
     },
   );
+  throwIfCancelled(input.signal);
   const results: AskProjectResult[] = plans.map((plan) => {
     if (!("entries" in plan)) return { project: plan.project, error: plan.error };
     return { project: plan.project, matches: [] };
@@ -200,7 +279,7 @@ export async function askProjects(
   return {
     asked_projects: [...input.projects],
     results,
-    next_action_hint: askNextActionHint(deps.names),
+    next_action_hint: askNextActionHint(deps.names, input.lang),
   };
 }
 

@@ -1,4 +1,4 @@
-import { LoreError } from "../core/lore-error.js";
+import { isLoreError, LoreError } from "../core/lore-error.js";
 import { wikiPageFile } from "../core/wiki-slug.js";
 import type { Backend } from "../ports/forge.js";
 import type { CacheFile } from "./projects-cache.js";
@@ -33,21 +33,31 @@ export interface ProjectPage {
  * @returns the page.
  * @throws LoreError `invalid_slug` (a slug that could escape `.wiki/`), `project_unknown`
  *   (`unknown project: <p> — run sync first`), `page_not_found`
- *   (`page not found: <project>/.wiki/<slug>.md`), `fetch_failed` (`fetch failed: <reason>`,
- *   the forge's error kept as `cause`).
+ *   (`page not found: <project>/.wiki/<slug>.md`), `remote_file_too_large` (a page over
+ *   1 MiB: an MCP answer stays under its budget), `cancelled`, `fetch_failed`
+ *   (`fetch failed: <reason>`, the forge's error kept as `cause`).
  */
 export async function getFrom(
   deps: GetFromDeps,
   project: string,
   slug: string,
+  signal?: AbortSignal,
 ): Promise<ProjectPage> {
   const path = `.wiki/${wikiPageFile(slug)}`;
   const status = deps.cache?.projects.find((p) => p.name === project);
   if (status === undefined) throw new LoreError("project_unknown", { project });
   let body: string | null;
   try {
-    body = await deps.forge.getRawFile(deps.owner, project, path, status.default_branch);
+    body = await deps.forge.getRawFile(deps.owner, project, path, status.default_branch, {
+      limit: "wikiPageBytes",
+      ...(signal === undefined ? {} : { signal }),
+    });
   } catch (error) {
+    if (
+      isLoreError(error) &&
+      (error.code === "remote_file_too_large" || error.code === "cancelled")
+    )
+      throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw new LoreError("fetch_failed", { reason }, { cause: error });
   }

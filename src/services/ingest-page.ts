@@ -1,6 +1,7 @@
 import { slugify } from "../core/hot-sections.js";
-import { LoreError } from "../core/lore-error.js";
+import { isLoreError, LoreError } from "../core/lore-error.js";
 import { freshIndexMd, insertIndexEntry, slugType, type WikiPageType } from "../core/wiki-index.js";
+import { throwIfCancelled } from "../core/wiki-limits.js";
 import { formatWikiPage } from "../core/wiki-page.js";
 import { wikiPageFile } from "../core/wiki-slug.js";
 import { appendWikiLog, updateWikiFile } from "./wiki-log.js";
@@ -78,22 +79,27 @@ export function resolveSlug(input: { title: string; type: WikiPageType; slug?: s
  * current project's `.wiki/` folder, or a repository's `.wiki/` through the forge — then
  * puts its line in `index.md` with the canonical writer (a fresh index, and `overview.md`,
  * when the wiki has none) and appends `## [date] ingest | <slug> — <title>` to `log.md`.
- * An existing page at the slug is replaced (re-ingest updates knowledge). On a forge each
- * file is one commit; index.md and log.md are re-read and retried when another writer got
- * in between.
+ * An existing page at the slug is replaced (re-ingest updates knowledge). Parallel ingests
+ * lose nothing: in a folder the index.md/log.md read-modify-write holds the wiki's lock
+ * (`store.exclusive`); on a forge each file is one commit, and index.md and log.md are
+ * re-read and retried when another writer got in between. `signal`: a cancel before the
+ * page is written writes nothing (LoreError `cancelled`); once the page is written its
+ * index and log lines follow.
  *
  * @param store - the wiki written to.
  * @param input - see {@link IngestInput} (`target_project` only names the result's project).
  * @param now - the time written to `updated` and the log.
  * @returns what was done.
  * @throws LoreError `invalid_input` (empty title or body, body over 64 KB), `invalid_slug`,
- *   the store's errors (`forge_conflict`, `forge_not_found` …).
+ *   `cancelled`, the store's errors (`forge_conflict`, `forge_not_found` …).
  */
 export async function ingestPage(
   store: WikiStore,
   input: IngestInput,
   now: Date,
+  signal?: AbortSignal,
 ): Promise<IngestResult> {
+  throwIfCancelled(signal);
   const title = input.title.replace(/\s+/g, " ").trim();
   if (title === "" || input.body.trim() === "") {
     throw new LoreError("invalid_input", {
@@ -118,23 +124,34 @@ export async function ingestPage(
     body: input.body,
   });
   const existing = await store.read(file);
+  // The last point where a cancel leaves nothing written; past it the page, its index line
+  // and its log line are written together, so the wiki never holds half an ingest.
+  throwIfCancelled(signal);
   if (existing === null || existing.content !== text) {
     await store.write(file, text, {
       message: `wiki: ingest ${slug}`,
       ...(existing?.sha === undefined ? {} : { sha: existing.sha }),
     });
   }
-  const hadIndex = (await store.read("index.md")) !== null;
-  const indexUpdated = await updateWikiFile(
-    store,
-    "index.md",
-    (md) => insertIndexEntry(md, { slug, title }),
-    `wiki: index ${slug}`,
-  );
-  if (!hadIndex && (await store.read("overview.md")) === null) {
-    await store.write("overview.md", "# Overview\n", { message: "wiki: overview" });
-  }
-  await appendWikiLog(store, now, "ingest", `${slug} — ${title}`);
+  const indexUpdated = await store.exclusive(async () => {
+    const hadIndex = (await store.read("index.md")) !== null;
+    const updated = await updateWikiFile(
+      store,
+      "index.md",
+      (md) => insertIndexEntry(md, { slug, title }),
+      `wiki: index ${slug}`,
+    );
+    if (!hadIndex && (await store.read("overview.md")) === null) {
+      await store
+        .write("overview.md", "# Overview\n", { message: "wiki: overview" })
+        .catch((error: unknown) => {
+          // Another writer made it first (a forge refuses a second create): that is fine.
+          if (!(isLoreError(error) && error.code === "forge_conflict")) throw error;
+        });
+    }
+    await appendWikiLog(store, now, "ingest", `${slug} — ${title}`);
+    return updated;
+  });
   return {
     slug,
     project: input.target_project ?? null,

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
+import { mkdir, open, readFile, rename, rm, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { LoreError } from "../core/lore-error.js";
@@ -24,6 +24,17 @@ export interface ProjectStatus {
   raw: string;
   /** Raw `.wiki/index.md`, absent when the repository has none (seed 000 "Cache extension"). */
   wiki_index?: string;
+  /**
+   * Why `.wiki/index.md` could not be read at the last sync (over the size limit, a read
+   * error, a timeout); absent when it was read or is absent. When the previous sync had
+   * read it, `wiki_index` keeps that text.
+   */
+  wiki_error?: string;
+  /**
+   * Why the last sync could not read this repository; absent when it could. The entry is
+   * then the last good one, from `fetched_at`.
+   */
+  sync_error?: string;
 }
 
 /** A repository sync could not read (anything but a failed wiki fetch). */
@@ -32,6 +43,8 @@ export interface SyncError {
   project: string;
   /** The error's message (English). */
   reason: string;
+  /** When the last good entry kept in `projects` for it was read (ISO 8601), if one was. */
+  kept_from?: string;
 }
 
 /** The whole `cache.json` (seed 001, `CacheFile`): exactly these fields. */
@@ -46,6 +59,11 @@ export interface CacheFile {
   projects: ProjectStatus[];
   /** Repositories that failed. */
   errors: SyncError[];
+  /**
+   * Repositories the forge listed that hold neither a board nor a wiki (skipped, seed 001
+   * Task 2): they answer "no wiki", not "unknown project". Absent when none was skipped.
+   */
+  skipped?: string[];
 }
 
 const activeTask = z.object({ slug: z.string(), status: z.string(), next: z.string() });
@@ -62,9 +80,18 @@ const cacheSchema = z.object({
       all_tasks_count: z.number(),
       raw: z.string(),
       wiki_index: z.string().optional(),
+      wiki_error: z.string().optional(),
+      sync_error: z.string().optional(),
     }),
   ),
-  errors: z.array(z.object({ project: z.string(), reason: z.string() })),
+  errors: z.array(
+    z.object({
+      project: z.string(),
+      reason: z.string(),
+      kept_from: z.string().optional(),
+    }),
+  ),
+  skipped: z.array(z.string()).optional(),
 });
 
 /**
@@ -99,9 +126,36 @@ export async function readCache(file: string): Promise<CacheFile | null> {
     throw new LoreError("cache_invalid", { path: file, reason });
   }
   const cache = parsed.data as CacheFile;
+  // Optional fields zod left as `undefined` are dropped, so the cache reads as it was written.
   for (const project of cache.projects)
-    if (project.wiki_index === undefined) delete project.wiki_index;
+    for (const key of ["wiki_index", "wiki_error", "sync_error"] as const)
+      if (project[key] === undefined) delete project[key];
+  for (const error of cache.errors) if (error.kept_from === undefined) delete error.kept_from;
+  if (cache.skipped === undefined) delete cache.skipped;
   return cache;
+}
+
+/**
+ * A {@link readCache} that parses the file again only when it changed (another inode —
+ * every write renames a new file in — another size or mtime), so repeated questions do not
+ * parse the same cache each time. The cache given back is shared: callers must not change it.
+ *
+ * @returns the reader; it throws as {@link readCache}.
+ */
+export function memoCacheReader(): (file: string) => Promise<CacheFile | null> {
+  let last: { file: string; key: string; cache: CacheFile | null } | undefined;
+  return async (file) => {
+    const info = await stat(file).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return null;
+      throw new LoreError("cache_invalid", { path: file, reason: String(error) }, { cause: error });
+    });
+    if (info === null) return null;
+    const key = `${info.ino}:${info.size}:${info.mtimeMs}`;
+    if (last !== undefined && last.file === file && last.key === key) return last.cache;
+    const cache = await readCache(file);
+    last = { file, key, cache };
+    return cache;
+  };
 }
 
 /**

@@ -1,4 +1,5 @@
-import { LoreError } from "../core/lore-error.js";
+import type { LocalizedText } from "../core/localized-text.js";
+import { isLoreError, LoreError } from "../core/lore-error.js";
 import {
   insertIndexEntry,
   parseWikiIndex,
@@ -28,6 +29,23 @@ export interface PromoteSuggestion {
   why: string;
 }
 
+/** A folder `suggest_promote` did not look into, and why (a value, never thrown). */
+export interface PromoteNotice {
+  /** `symlinked_type_folder`: a type folder of the project's wiki is a symbolic link. */
+  code: "symlinked_type_folder";
+  /** The folder, relative to the wiki (e.g. `concepts`). */
+  folder: string;
+  /** What was done, in English and Russian. */
+  message: LocalizedText;
+}
+
+/** What {@link suggestPromoteReport} gives back. */
+export interface PromoteReport {
+  suggestions: PromoteSuggestion[];
+  /** Folders skipped, each with a reason; empty when none. */
+  notices: PromoteNotice[];
+}
+
 /** What {@link promotePage} did. */
 export interface PromoteResult {
   slug: string;
@@ -44,6 +62,12 @@ const WHY: Record<PromoteReason, string> = {
   absent: "the shared wiki has no page with this slug",
   not_in_index: "the shared wiki has the page file but its index.md does not list it",
 };
+
+/** A page over its size limit exists (with no text to show): any other error is thrown. */
+function presentWhenTooLarge(error: unknown): { content: string } {
+  if (isLoreError(error) && error.code === "remote_file_too_large") return { content: "" };
+  throw error;
+}
 
 /** A project's pages: files under the type folders (raw left out) and index lines, by slug. */
 async function projectPages(project: WikiStore): Promise<Map<string, string | undefined>> {
@@ -77,18 +101,42 @@ export async function suggestPromote(
   )) {
     const type = slugType(slug);
     if (type === null) continue;
-    const inShared = (await shared.read(`${slug}.md`)) !== null;
+    const inShared = (await shared.read(`${slug}.md`).catch(presentWhenTooLarge)) !== null;
     const reason: PromoteReason | null = !inShared
       ? "absent"
       : sharedIndex.has(slug)
         ? null
         : "not_in_index";
     if (reason === null) continue;
-    const text = (await project.read(`${slug}.md`))?.content ?? "";
+    const text = (await project.read(`${slug}.md`).catch(presentWhenTooLarge))?.content ?? "";
     const title = parseWikiPage(text).meta.title ?? indexTitle ?? slug;
     out.push({ slug, type, title, reason, why: WHY[reason] });
   }
   return out;
+}
+
+/**
+ * {@link suggestPromote} with the folders it skipped: a type folder of the project's wiki
+ * that is a symbolic link (its pages could lie outside the wiki) is not listed and gets a
+ * `symlinked_type_folder` notice instead of failing the whole answer.
+ *
+ * @param project - the current project's wiki (a folder store).
+ * @param shared - the shared wiki (a folder store).
+ */
+export async function suggestPromoteReport(
+  project: WikiStore,
+  shared: WikiStore,
+): Promise<PromoteReport> {
+  const suggestions = await suggestPromote(project, shared);
+  const notices: PromoteNotice[] = (project.skippedLinks ?? []).map((folder) => ({
+    code: "symlinked_type_folder",
+    folder,
+    message: {
+      en: `${folder}/ is a symbolic link and was skipped: its pages could lie outside the wiki`,
+      ru: `${folder}/ — символическая ссылка, пропущена: её страницы могут лежать вне вики`,
+    },
+  }));
+  return { suggestions, notices };
 }
 
 /**
@@ -124,13 +172,17 @@ export async function promotePage(
     throw new LoreError("file_exists", { path: `${shared.where}/${file}` });
   }
   if (there === null) await shared.write(file, page.content, { message: `wiki: promote ${slug}` });
-  const indexUpdated = await updateWikiFile(
-    shared,
-    "index.md",
-    (md) => insertIndexEntry(md, { slug, title }),
-    `wiki: index ${slug}`,
-  );
-  if (there === null || indexUpdated)
-    await appendWikiLog(shared, now, "promote", `${slug} — ${title}`);
+  // Parallel promotes lose nothing: the shared index.md/log.md change under its lock.
+  const indexUpdated = await shared.exclusive(async () => {
+    const updated = await updateWikiFile(
+      shared,
+      "index.md",
+      (md) => insertIndexEntry(md, { slug, title }),
+      `wiki: index ${slug}`,
+    );
+    if (there === null || updated)
+      await appendWikiLog(shared, now, "promote", `${slug} — ${title}`);
+    return updated;
+  });
   return { slug, title, wiki: shared.where, copied: there === null, index_updated: indexUpdated };
 }

@@ -1,13 +1,18 @@
 import { isLoreError } from "../core/lore-error.js";
 import type { WikiStore } from "./wiki-store.js";
 
-/** Tries at a read-modify-write of a shared file (index.md, log.md) on a forge. */
-const ATTEMPTS = 5;
+/**
+ * Tries at a read-modify-write of a shared file (index.md, log.md) on a forge: enough for
+ * dozens of parallel writers (each lost race means another writer's change landed).
+ */
+const ATTEMPTS = 40;
 
 /**
  * Reads a wiki file, changes its text and writes it back, with the sha read as
  * compare-and-swap on a forge; when another writer got in between, reads again and
- * retries (up to 5 times). A change that gives the same text writes nothing.
+ * retries (up to 40 times, after a short random pause). A change that gives the same text
+ * writes nothing. On a folder store, call it inside `store.exclusive` (the lock is what
+ * makes the read-modify-write safe there).
  *
  * @param store - the wiki.
  * @param path - the file, e.g. `index.md`.
@@ -35,6 +40,10 @@ export async function updateWikiFile(
     } catch (error) {
       const raced = isLoreError(error) && error.code === "forge_conflict";
       if (!raced || attempt >= ATTEMPTS) throw error;
+      // A random pause spreads the writers that raced, so the next try is likely to win.
+      await new Promise((done) =>
+        setTimeout(done, Math.floor(Math.random() * 10 * Math.min(attempt, 8))),
+      );
     }
   }
 }

@@ -1,6 +1,6 @@
-import { LoreError } from "../core/lore-error.js";
+import { isLoreError, LoreError } from "../core/lore-error.js";
 import { parseWikiIndex, slugType, type WikiPageType } from "../core/wiki-index.js";
-import { foldForMatch, matchesAny, snippetAround } from "../core/wiki-match.js";
+import { matchesAny, matchNames, snippetAround } from "../core/wiki-match.js";
 import { parseWikiPage } from "../core/wiki-page.js";
 import { wikiPageFile } from "../core/wiki-slug.js";
 import { ASK_DEFAULT_TYPES } from "./ask-projects.js";
@@ -35,7 +35,7 @@ export interface WikiSearchHit {
 /** The answer of {@link searchWiki}. */
 export interface WikiSearchAnswer {
   query: string;
-  /** Name matches first, then body matches, each in slug order; at most `limit`. */
+  /** Name matches first (more query words in the title first, then slug order), then body matches in slug order; at most `limit`. */
   results: WikiSearchHit[];
   /** How many pages matched in all. */
   total: number;
@@ -51,6 +51,12 @@ export interface WikiPage {
   body: string;
 }
 
+/** `null` for a page over its size limit (left out); any other error is thrown again. */
+function skipTooLarge(error: unknown): null {
+  if (isLoreError(error) && error.code === "remote_file_too_large") return null;
+  throw error;
+}
+
 /** Titles of the wiki's index lines by slug (empty when there is no index). */
 async function indexTitles(store: WikiStore): Promise<Map<string, string>> {
   const index = await store.read("index.md");
@@ -60,7 +66,9 @@ async function indexTitles(store: WikiStore): Promise<Map<string, string>> {
 /**
  * `knowledge.search` (seed 000 "Problem", "Matching semantics"; issue 4 "Tools"): the shared
  * wiki only — substring, case-insensitive with `ё` ≡ `е`, over each page's slug and title
- * first, then its body; a snippet of ~80 characters around the match.
+ * first, then its body; a snippet of ~80 characters around the match. A query of several
+ * words matches by name when every word is in the slug or the title (more words in the
+ * title rank first), else by body when every word is in the slug, title or body.
  *
  * @param store - the shared wiki (a folder store: it must list pages).
  * @param input - see {@link WikiSearchInput}.
@@ -77,18 +85,25 @@ export async function searchWiki(
   const files = (await store.listPages(input.types ?? ASK_DEFAULT_TYPES)) ?? [];
   const byName: WikiSearchHit[] = [];
   const byBody: WikiSearchHit[] = [];
-  const q = foldForMatch(input.query.trim());
+  const rank = new Map<string, number>();
   for (const file of files) {
     const slug = file.slice(0, -".md".length);
     const type = slugType(slug);
-    const text = (await store.read(file))?.content;
+    // A page over the size limit is left out of the search, not the whole answer.
+    const text = (await store.read(file).catch(skipTooLarge))?.content;
     if (type === null || text === undefined) continue;
     const page = parseWikiPage(text);
     const title = page.meta.title ?? titles.get(slug) ?? slug;
     const hit = { slug, type, title, snippet: snippetAround(page.body, input.query) };
-    if (matchesAny([slug, title], input.query)) byName.push({ ...hit, matched: "name" });
-    else if (foldForMatch(page.body).includes(q)) byBody.push({ ...hit, matched: "body" });
+    const names = matchNames({ slug, title }, input.query);
+    if (names.matched) {
+      byName.push({ ...hit, matched: "name" });
+      rank.set(slug, names.inTitle);
+    } else if (matchesAny([slug, title, page.body], input.query))
+      byBody.push({ ...hit, matched: "body" });
   }
+  // More of the query's words in the title first; files come in slug order already.
+  byName.sort((a, b) => (rank.get(b.slug) ?? 0) - (rank.get(a.slug) ?? 0));
   const all = [...byName, ...byBody];
   return { query: input.query, results: all.slice(0, limit), total: all.length };
 }

@@ -1,9 +1,21 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readdir, readFile, realpath, rename, rm, writeFile } from "node:fs/promises";
+import {
+  lstat,
+  mkdir,
+  readdir,
+  readFile,
+  realpath,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from "node:fs/promises";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { LoreError } from "../core/lore-error.js";
+import { tooLarge, WIKI_LIMITS, type WikiLimit } from "../core/wiki-limits.js";
 import { slugProblem } from "../core/wiki-slug.js";
 import type { Backend } from "../ports/forge.js";
+import { withWikiLock } from "./wiki-lock.js";
 
 /** A wiki file's text, with the forge's blob sha when read from a forge (compare-and-swap). */
 export interface WikiFile {
@@ -37,6 +49,26 @@ export interface WikiStore {
    * sorted; only a folder store can list (a forge store returns `null`).
    */
   listPages(types: readonly string[]): Promise<string[] | null>;
+  /**
+   * Type folders that {@link listPages} skipped because they are symbolic links (their pages
+   * could lie outside the wiki), e.g. `["concepts"]`; filled by the last `listPages` call.
+   */
+  readonly skippedLinks?: readonly string[];
+  /**
+   * Runs `fn` as the only writer of this wiki's shared files (`index.md`, `log.md`): a lock
+   * per folder (in process and across processes, see `withWikiLock`); on a forge, `fn`
+   * runs at once (the compare-and-swap of each commit, retried, guards it).
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+/** The size limit of a wiki file: its index, its log, or a page. */
+function limitOf(path: string): WikiLimit {
+  return path === "index.md"
+    ? "wikiIndexBytes"
+    : path === "log.md"
+      ? "wikiLogBytes"
+      : "wikiPageBytes";
 }
 
 /** Refuses a wiki path that could escape the wiki (same rule as slugs). */
@@ -83,30 +115,44 @@ export function folderWikiStore(dir: string): WikiStore {
       });
     }
   };
+  const skippedLinks: string[] = [];
   return {
     where: root,
+    skippedLinks,
+    async exclusive(fn) {
+      const key = await realpath(root).catch(() => root);
+      return withWikiLock(`wiki:${key}`, fn);
+    },
     async read(path) {
       try {
-        return { content: await readFile(await inside(path), "utf8") };
+        const file = await inside(path);
+        const info = await stat(file);
+        const limit = limitOf(path);
+        if (info.isFile() && info.size > WIKI_LIMITS[limit])
+          throw tooLarge({ repo: root, path }, limit, info.size);
+        return { content: await readFile(file, "utf8") };
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         if (code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR") return null;
+        if (code === "ENAMETOOLONG") throw nameTooLong(path);
         throw error;
       }
     },
     async write(path, content) {
       const file = await inside(path);
-      await mkdir(dirname(file), { recursive: true });
       const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
       try {
+        await mkdir(dirname(file), { recursive: true });
         await writeFile(temp, content, "utf8");
         await rename(temp, file);
       } catch (error) {
-        await rm(temp, { force: true });
+        await rm(temp, { force: true }).catch(() => {});
+        if ((error as NodeJS.ErrnoException).code === "ENAMETOOLONG") throw nameTooLong(path);
         throw error;
       }
     },
     async listPages(types) {
+      skippedLinks.length = 0;
       const out: string[] = [];
       const walk = async (rel: string): Promise<void> => {
         let items: import("node:fs").Dirent[];
@@ -122,7 +168,15 @@ export function folderWikiStore(dir: string): WikiStore {
             out.push(path);
         }
       };
-      for (const type of types) await walk(type);
+      for (const type of types) {
+        // A type folder that is a symbolic link may lead outside the wiki: skipped, noted.
+        const info = await lstat(join(root, type)).catch(() => null);
+        if (info?.isSymbolicLink() === true) {
+          skippedLinks.push(type);
+          continue;
+        }
+        await walk(type);
+      }
       return out.sort();
     },
   };
@@ -140,7 +194,13 @@ export function forgeWikiStore(forge: Backend, owner: string, project: string): 
   return {
     where: `${project}:.wiki`,
     async read(path) {
-      const file = await forge.getFileWithSha(owner, project, `.wiki/${checkPath(path)}`);
+      const file = await forge.getFileWithSha(
+        owner,
+        project,
+        `.wiki/${checkPath(path)}`,
+        undefined,
+        { limit: limitOf(path) },
+      );
       return file === null ? null : { content: file.content, sha: file.sha };
     },
     async write(path, content, options) {
@@ -156,5 +216,15 @@ export function forgeWikiStore(forge: Backend, owner: string, project: string): 
     async listPages() {
       return null;
     },
+    exclusive: (fn) => fn(),
   };
+}
+
+/** `invalid_slug` for a path the file system refused as too long (ENAMETOOLONG). */
+function nameTooLong(path: string): LoreError {
+  return new LoreError("invalid_slug", {
+    slug: path.length > 120 ? `${path.slice(0, 120)}…` : path,
+    reason: "a name in it is too long for the file system",
+    reason_ru: "имя в нём слишком длинное для файловой системы",
+  });
 }

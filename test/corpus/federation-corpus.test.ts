@@ -294,9 +294,13 @@ describe.skipIf(!CORPUS_PRESENT)("federation over the real wikis of the corpus",
       "error" in r ? r.error.replace(/:.*$/, "") : `${r.matches.length} match(es)`;
     const seen = Object.fromEntries(answer.results.map((r) => [r.project, outcome(r)]));
     expect(seen.Kontsedal__olas).toBe("6 match(es)");
-    // datum-rs keeps `_index.md` files, no `index.md` and no task board: sync skips it (seed 001).
-    expect(seen["average-gary__datum-rs"]).toBe("unknown project — run sync first");
-    expect(seen["SamurAIGPT__llm-wiki-agent"]).toBe("0 match(es)");
+    // datum-rs keeps `_index.md` files, no `index.md` and no task board: sync skips it (seed
+    // 001), and, synced, it answers that it has no wiki (not that it is unknown).
+    expect(seen["average-gary__datum-rs"]).toBe("no wiki — repo has no .wiki/index.md");
+    // Its index has the sections but lists no page: said so, never `matches: []`.
+    expect(seen["SamurAIGPT__llm-wiki-agent"]).toBe(
+      "wiki index empty — .wiki/index.md lists no pages",
+    );
     expect(seen["kyundae-kim__docmesh-py-core"]).toBe("wiki index malformed");
     for (const r of answer.results)
       if ("matches" in r) for (const m of r.matches) expect(m.snippet).not.toBe("(fetch failed)");

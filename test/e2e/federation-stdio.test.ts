@@ -4,7 +4,7 @@
  * ask_projects and get_from through a real MCP client over stdio (the built CLI), then
  * tasks.create and a second sync that shows the new active task; the CLI commands too.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -143,10 +143,12 @@ describe("federation end to end (real git, built CLI, MCP over stdio)", () => {
         },
         { project: "wiki-only", matches: [] },
         { project: "tasks-only", error: "no wiki — repo has no .wiki/index.md" },
-        { project: "empty", error: "unknown project — run sync first" },
+        // Synced but skipped (no board, no wiki): it has no wiki, it is not unknown.
+        { project: "empty", error: "no wiki — repo has no .wiki/index.md" },
       ],
+      // English by default (the configured language); the seed's Russian text with lang = ru.
       next_action_hint:
-        "knowledge_get_from(project, slug) для полного текста; tasks_create(target_project, body) если знание не оформлено",
+        "knowledge_get_from(project, slug) for the full text; tasks_create(target_project, body) if the knowledge is not written down",
     });
 
     const page = await call("knowledge_get_from", {
@@ -223,6 +225,24 @@ describe("federation end to end (real git, built CLI, MCP over stdio)", () => {
     const check = await lore(["wiki", "check", "--project", "web"]);
     expect(check.stdout).toContain("web: 2 page(s) read, 0 line(s) not read");
     expect(check.code).toBe(0);
+  });
+
+  it("lore sync with one unreadable repository: the others synced, its last entry kept, exit 6", async () => {
+    const head = join(forge.dir("tasks-only"), "HEAD");
+    const before = readFileSync(head, "utf8");
+    writeFileSync(head, "garbage\n");
+    try {
+      const run = await lore(["sync"]);
+      expect(run.code).toBe(6);
+      expect(run.stdout).toContain("synced 3 project(s)");
+      expect(run.stdout).toContain("1 error(s))");
+      expect(run.stdout).toMatch(
+        / {2}tasks-only: git failed: .* \(kept the entry from \S+, \d+ s old\)/,
+      );
+    } finally {
+      writeFileSync(head, before);
+    }
+    expect((await lore(["sync"])).code).toBe(0);
   });
 
   it("without [forge] the CLI and the tools answer federation_disabled; recall still works", async () => {

@@ -154,16 +154,21 @@ describe("knowledge.ask_projects (seed 001 Task 3, real forge and cache)", () =>
     const parsed = await ask({ query: "x", projects: ["foo"] });
     expect(parsed.next_action_hint).toContain("knowledge_get_from");
     expect(parsed.next_action_hint).toContain("tasks_create");
+    // The hint follows `lang`, English by default.
+    expect(parsed.next_action_hint).toBe(
+      "knowledge_get_from(project, slug) for the full text; tasks_create(target_project, body) if the knowledge is not written down",
+    );
     const dotted = await connectFederation({
       forgeRoot: forge.root,
       cacheFile,
       toolNames: "dotted",
+      lang: "ru",
     });
     try {
       const r = jsonOf(
         await dotted.call("knowledge.ask_projects", { query: "x", projects: ["foo"] }),
       );
-      // Seed 000 "Output", word for word, with the seeds' dotted names.
+      // Seed 000 "Output", word for word, with the seeds' dotted names, in Russian.
       expect(r.next_action_hint).toBe(
         "knowledge.get_from(project, slug) для полного текста; tasks.create(target_project, body) если знание не оформлено",
       );

@@ -5,10 +5,15 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { LocalForge } from "../../src/adapters/local-forge/local-forge.js";
 import { composeLore, type Lore } from "../../src/main/compose.js";
-import { composeFederation, type FederationDeps } from "../../src/main/compose-federation.js";
+import {
+  composeFederation,
+  type FederationDeps,
+  type FederationForge,
+} from "../../src/main/compose-federation.js";
 import { loadSettings } from "../../src/main/load-config.js";
 import { createMcpServer } from "../../src/mcp/create-mcp-server.js";
 import { type ToolNameStyle, toolNames } from "../../src/mcp/tool-names.js";
+import type { Backend } from "../../src/ports/forge.js";
 
 /** What the federation of a test server is given; `null` = not configured. */
 export interface FederationSetup {
@@ -24,6 +29,12 @@ export interface FederationSetup {
   toolNames?: ToolNameStyle;
   /** The clock. Default: real time. */
   now?: () => Date;
+  /** The server's language. Default: `en`. */
+  lang?: "en" | "ru";
+  /** Wraps the local forge (e.g. to count its reads); the wrapper must delegate to it. */
+  wrapForge?: (forge: Backend) => Backend;
+  /** Another forge instead of a local one at `forgeRoot` (e.g. a GiteaForge on the fake Gitea). */
+  forge?: FederationForge;
 }
 
 /** A real SDK client connected in memory to a real Lore server with the federation tools. */
@@ -62,13 +73,17 @@ export async function connectFederation(setup: FederationSetup): Promise<Federat
   const names = toolNames(style);
   const deps: FederationDeps = {
     forge:
-      setup.forgeRoot === null
-        ? null
-        : {
-            forge: new LocalForge({ root: setup.forgeRoot }),
-            owner: "alice",
-            where: setup.forgeRoot,
-          },
+      setup.forge !== undefined
+        ? setup.forge
+        : setup.forgeRoot === null
+          ? null
+          : {
+              forge: (setup.wrapForge ?? ((f: Backend) => f))(
+                new LocalForge({ root: setup.forgeRoot }),
+              ),
+              owner: "alice",
+              where: setup.forgeRoot,
+            },
     cacheFile: setup.cacheFile,
     sharedWiki: setup.sharedWiki ?? null,
     projectDir: setup.projectDir ?? tmp,
@@ -78,7 +93,7 @@ export async function connectFederation(setup: FederationSetup): Promise<Federat
   };
   const server = createMcpServer(lore.port(), {
     toolNames: style,
-    lang: "en",
+    lang: setup.lang ?? "en",
     federation: composeFederation(deps),
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

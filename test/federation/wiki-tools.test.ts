@@ -236,8 +236,14 @@ describe("knowledge.ingest, suggest_promote, promote", () => {
     expect((after.suggestions as { slug: string }[]).map((x) => x.slug)).toEqual([
       "concepts/windows-paths",
     ]);
+    // Every word of the query: by name the promoted page; by body (and slug) windows-paths.
     const found = jsonOf(await fed.call("knowledge_search", { query: "yarn on windows" }));
-    expect(found.total).toBe(1);
+    expect(
+      (found.results as { slug: string; matched: string }[]).map((r) => [r.slug, r.matched]),
+    ).toEqual([
+      ["concepts/yarn-on-windows", "name"],
+      ["concepts/windows-paths", "body"],
+    ]);
   });
 
   it("promote refuses a different page already at the slug, and a page the project lacks", async () => {

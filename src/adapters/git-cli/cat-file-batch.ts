@@ -23,20 +23,46 @@ export interface CatFileBatchOptions {
   idleTimeoutMs?: number;
   /** Requests kept in flight by {@link CatFileBatch.readMany}. Default: 256. */
   window?: number;
+  /**
+   * When true, the git child does not keep Node's event loop alive while no read is
+   * pending (a long-lived reader in a CLI run must not delay its exit). Default: false.
+   */
+  unrefWhenIdle?: boolean;
+}
+
+/** One file read by {@link CatFileBatch.readPath}. */
+export interface CatFilePathObject {
+  /** The object's name (40 or 64 hex). */
+  sha: string;
+  /** `blob`, `tree`, `commit` or `tag`. */
+  type: string;
+  /** The object's size in bytes, as git announced it. */
+  size: number;
+  /** The bytes; `null` when `size` is over the `maxBytes` asked (they were skipped, not held). */
+  bytes: Buffer | null;
 }
 
 interface Pending {
+  /** The name written: an object name, or `<rev>:<path>` (then `byPath`). */
   sha: string;
-  resolve: (object: CatFileObject | null) => void;
+  /** True for a `<rev>:<path>` request: git answers with the resolved object name. */
+  byPath?: boolean;
+  /** Bytes past which the body is skipped instead of held (`readPath`). */
+  maxBytes?: number;
+  resolve: (object: CatFilePathObject | null) => void;
   reject: (error: LoreError) => void;
 }
 
 interface Body {
   sha: string;
   type: string;
-  bytes: Buffer;
+  /** `null` while skipping a body over `maxBytes`. */
+  bytes: Buffer | null;
+  size: number;
   filled: number;
 }
+
+const HEADER = /^([0-9a-f]{40}|[0-9a-f]{64}) (\S+) (\d+)$/;
 
 const OBJECT_NAME = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 const LF = 0x0a;
@@ -66,9 +92,16 @@ export class CatFileBatch {
   private lastActivity = 0;
   private readonly exited: Promise<void>;
   private closing = false;
+  private readonly unrefWhenIdle: boolean;
 
   private constructor(child: ChildProcess, options: CatFileBatchOptions) {
     this.child = child;
+    this.unrefWhenIdle = options.unrefWhenIdle === true;
+    if (this.unrefWhenIdle) {
+      child.unref();
+      for (const stream of [child.stdin, child.stdout, child.stderr])
+        (stream as unknown as { unref?: () => void } | null)?.unref?.();
+    }
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
     this.window = Math.max(1, options.window ?? 256);
     child.stdout?.on("data", (chunk: Buffer) => this.onData(chunk));
@@ -139,15 +172,63 @@ export class CatFileBatch {
         new LoreError("invalid_input", { reason: `not an object name: ${sha}` }),
       );
     }
-    if (this.failure !== null) return Promise.reject(this.failure);
-    if (this.closing) {
-      return Promise.reject(new LoreError("git_failed", { reason: "cat-file batch is closed" }));
+    return new Promise<CatFilePathObject | null>((resolve, reject) => {
+      this.enqueue({ sha, resolve, reject });
+    }).then((object): CatFileObject | null =>
+      object === null
+        ? null
+        : { sha: object.sha, type: object.type, bytes: object.bytes ?? Buffer.alloc(0) },
+    );
+  }
+
+  /**
+   * Reads the object `<rev>:<path>` (a file at a commit), resolved by git at the time of
+   * the request (a branch moved by another writer is seen at the next read).
+   *
+   * @param rev - a branch, tag or commit (no `:`, whitespace or line break: the caller checks).
+   * @param path - the file's path in the repository (no line break).
+   * @param options - `maxBytes`: an object larger than this is answered with `bytes: null`
+   *   and its size, its bytes skipped, never held in memory. Default: no limit.
+   * @returns the object, or `null` when the revision or path does not exist.
+   * @throws LoreError `invalid_input` for a name with a line break; `git_failed` when git
+   *   dies or stalls, or after {@link close}.
+   */
+  readPath(
+    rev: string,
+    path: string,
+    options: { maxBytes?: number } = {},
+  ): Promise<CatFilePathObject | null> {
+    const name = `${rev}:${path}`;
+    if (/[\n\r\0]/.test(name)) {
+      return Promise.reject(
+        new LoreError("invalid_input", { reason: "a revision or path holds a line break" }),
+      );
     }
     return new Promise((resolve, reject) => {
-      this.queue.push({ sha, resolve, reject });
-      this.armTimer();
-      this.child.stdin?.write(`${sha}\n`);
+      this.enqueue({
+        sha: name,
+        byPath: true,
+        ...(options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes }),
+        resolve,
+        reject,
+      });
     });
+  }
+
+  private enqueue(pending: Pending): void {
+    if (this.failure !== null) {
+      pending.reject(this.failure);
+      return;
+    }
+    if (this.closing) {
+      pending.reject(new LoreError("git_failed", { reason: "cat-file batch is closed" }));
+      return;
+    }
+    if (this.queue.length === 0 && this.unrefWhenIdle)
+      (this.child.stdout as unknown as { ref?: () => void } | null)?.ref?.();
+    this.queue.push(pending);
+    this.armTimer();
+    this.child.stdin?.write(`${pending.sha}\n`);
   }
 
   /**
@@ -256,9 +337,9 @@ export class CatFileBatch {
         this.headerBytes = 0;
         offset = newline + 1;
         if (!this.onHeader(line)) return;
-      } else if (body.filled < body.bytes.length) {
-        const take = Math.min(body.bytes.length - body.filled, chunk.length - offset);
-        chunk.copy(body.bytes, body.filled, offset, offset + take);
+      } else if (body.filled < body.size) {
+        const take = Math.min(body.size - body.filled, chunk.length - offset);
+        if (body.bytes !== null) chunk.copy(body.bytes, body.filled, offset, offset + take);
         body.filled += take;
         offset += take;
       } else {
@@ -268,40 +349,56 @@ export class CatFileBatch {
         }
         offset += 1;
         this.body = null;
-        this.settle({ sha: body.sha, type: body.type, bytes: body.bytes });
+        this.settle({ sha: body.sha, type: body.type, size: body.size, bytes: body.bytes });
       }
     }
   }
 
   /** Handles one header line; false after a protocol error. */
   private onHeader(line: string): boolean {
-    const fields = line.split(" ");
     const head = this.queue[0];
-    if (head === undefined || fields[0] !== head.sha) {
+    if (head === undefined) {
       this.protocolError(`unexpected answer “${line.slice(0, 100)}”`);
       return false;
     }
-    if (fields.length === 2 && (fields[1] === "missing" || fields[1] === "ambiguous")) {
+    // The header was decoded as latin1 (one char per byte); so is the name it echoes.
+    const echoed =
+      head.byPath === true ? Buffer.from(head.sha, "utf8").toString("latin1") : head.sha;
+    // A path naming a submodule resolves to a commit this repository lacks: `<sha> missing`.
+    const gitlink = head.byPath === true && /^(?:[0-9a-f]{40}|[0-9a-f]{64}) missing$/.test(line);
+    if (gitlink || line === `${echoed} missing` || line === `${echoed} ambiguous`) {
       this.settle(null);
       return true;
     }
-    const size = Number(fields[2]);
-    if (fields.length !== 3 || !Number.isSafeInteger(size) || size < 0) {
+    const fields = HEADER.exec(line);
+    // A request by object name is echoed back; one by `<rev>:<path>` gets the resolved name.
+    if (fields === null || (head.byPath !== true && fields[1] !== head.sha)) {
+      this.protocolError(`unexpected answer “${line.slice(0, 100)}”`);
+      return false;
+    }
+    const size = Number(fields[3]);
+    if (!Number.isSafeInteger(size) || size < 0) {
       this.protocolError(`malformed header “${line.slice(0, 100)}”`);
       return false;
     }
+    const skip = head.maxBytes !== undefined && size > head.maxBytes;
     this.body = {
-      sha: head.sha,
-      type: fields[1] ?? "",
-      bytes: Buffer.allocUnsafe(size),
+      sha: fields[1] ?? "",
+      type: fields[2] ?? "",
+      bytes: skip ? null : Buffer.allocUnsafe(size),
+      size,
       filled: 0,
     };
     return true;
   }
 
-  private settle(object: CatFileObject | null): void {
+  private settle(object: CatFilePathObject | null): void {
     const head = this.queue.shift();
-    if (this.queue.length === 0) this.clearTimer();
+    if (this.queue.length === 0) {
+      this.clearTimer();
+      if (this.unrefWhenIdle)
+        (this.child.stdout as unknown as { unref?: () => void } | null)?.unref?.();
+    }
     head?.resolve(object);
   }
 

@@ -1,11 +1,13 @@
 import { checkRef, checkRepoPath } from "../../core/forge-path.js";
 import { isLoreError, LoreError } from "../../core/lore-error.js";
+import { throwIfCancelled, tooLarge, WIKI_LIMITS, type WikiLimit } from "../../core/wiki-limits.js";
 import type {
   Backend,
   CommitFileArgs,
   CommitFileResult,
   FileWithSha,
   ForgeRepo,
+  ReadOptions,
 } from "../../ports/forge.js";
 import { type GiteaCallContext, giteaNetworkError, giteaStatusError } from "./gitea-errors.js";
 import type {
@@ -34,9 +36,40 @@ export interface GiteaForgeOptions {
 
 const MAX_PAGES = 1000;
 
-/** Encodes a repository path segment by segment (`/` kept, everything else escaped). */
-function encodePath(path: string): string {
-  return path.split("/").map(encodeURIComponent).join("/");
+/** Most redirects followed for one request. */
+const MAX_REDIRECTS = 5;
+
+/**
+ * Refuses a URL segment that `new URL` would normalise into another endpoint (`.`, `..`),
+ * an empty one, and one holding a slash, backslash or control character — before any URL
+ * is built, so a token-bearing request can only go where it was meant to.
+ *
+ * @param value - an owner, repository name, or one segment of a path or branch.
+ * @param what - what it is, for the message.
+ * @throws LoreError `invalid_input`.
+ */
+export function checkUrlSegment(value: string, what: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are refused
+  if (value === "" || value === "." || value === ".." || /[/\\\u0000-\u001f\u007f]/.test(value))
+    throw new LoreError("invalid_input", {
+      reason: `${what} “${value}” is not a valid name (empty, “.”, “..”, a slash or a control character)`,
+      reason_ru: `${what} «${value}» — недопустимое имя (пусто, «.», «..», косая черта или управляющий символ)`,
+    });
+  return value;
+}
+
+/** Encodes a repository path segment by segment (`/` kept, everything else escaped), each checked. */
+function encodePath(path: string, what = "path segment"): string {
+  return path
+    .split("/")
+    .map((segment) => encodeURIComponent(checkUrlSegment(segment, what)))
+    .join("/");
+}
+
+/** True for an error of an aborted or timed-out fetch or body read. */
+function isAbort(error: unknown): boolean {
+  const name = (error as { name?: unknown } | null)?.name;
+  return name === "AbortError" || name === "TimeoutError";
 }
 
 /**
@@ -56,7 +89,8 @@ export class GiteaForge implements Backend {
   }
 
   private repoPath(owner: string, repo: string): string {
-    return `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
+    const o = encodeURIComponent(checkUrlSegment(owner, "owner"));
+    return `/repos/${o}/${encodeURIComponent(checkUrlSegment(repo, "repository"))}`;
   }
 
   /** One request; non-2xx statuses in `allow` come back as answers, others throw. */
@@ -68,26 +102,44 @@ export class GiteaForge implements Backend {
       allow?: number[];
       context?: GiteaCallContext;
       query?: Record<string, string>;
+      signal?: AbortSignal;
     } = {},
   ): Promise<Response> {
-    const url = new URL(`${this.apiBase}${path}`);
+    throwIfCancelled(options.signal);
+    let url = new URL(`${this.apiBase}${path}`);
     for (const [key, value] of Object.entries(options.query ?? {}))
       url.searchParams.set(key, value);
-    const headers: Record<string, string> = {
-      Authorization: `token ${this.options.token}`,
-      Accept: "application/json",
-    };
-    if (options.body !== undefined) headers["Content-Type"] = "application/json";
+    const origin = url.origin;
+    const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 15_000);
+    const signal =
+      options.signal === undefined ? timeout : AbortSignal.any([timeout, options.signal]);
     let response: Response;
     try {
-      response = await (this.options.fetch ?? fetch)(url, {
-        method,
-        headers,
-        ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 15_000),
-        redirect: "follow",
-      });
+      // Redirects are followed by hand: the token goes only to the configured origin.
+      for (let hop = 0; ; hop++) {
+        const headers: Record<string, string> = { Accept: "application/json" };
+        if (url.origin === origin) headers.Authorization = `token ${this.options.token}`;
+        if (options.body !== undefined) headers["Content-Type"] = "application/json";
+        response = await (this.options.fetch ?? fetch)(url, {
+          method,
+          headers,
+          ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+          signal,
+          redirect: "manual",
+        });
+        const location = response.headers.get("location");
+        if (response.status < 300 || response.status > 399 || location === null) break;
+        await response.body?.cancel();
+        if (hop >= MAX_REDIRECTS)
+          throw new LoreError("forge_failed", {
+            status: response.status,
+            reason: "too many redirects",
+          });
+        url = new URL(location, url);
+      }
     } catch (error) {
+      if (isLoreError(error)) throw error;
+      throwIfCancelled(options.signal);
       throw giteaNetworkError(error, `${method} ${url.origin}${url.pathname}`);
     }
     if (response.ok || options.allow?.includes(response.status)) return response;
@@ -102,9 +154,15 @@ export class GiteaForge implements Backend {
     throw giteaStatusError(response.status, message, options.context);
   }
 
-  private async json<T>(response: Response): Promise<T> {
+  private async json<T>(response: Response, signal?: AbortSignal): Promise<T> {
+    let text: string;
     try {
-      return (await response.json()) as T;
+      text = await response.text();
+    } catch (error) {
+      throw bodyError(error, response, signal);
+    }
+    try {
+      return JSON.parse(text) as T;
     } catch (error) {
       throw new LoreError(
         "forge_failed",
@@ -112,6 +170,44 @@ export class GiteaForge implements Backend {
         { cause: error },
       );
     }
+  }
+
+  /**
+   * The body's bytes, refusing more than `max` (by `Content-Length` before reading, else
+   * counted while reading: never held whole when over it).
+   */
+  private async bytes(
+    response: Response,
+    where: { repo: string; path: string },
+    limit: WikiLimit | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<Uint8Array> {
+    const max = limit === undefined ? Number.POSITIVE_INFINITY : WIKI_LIMITS[limit];
+    const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+    if (limit !== undefined && Number.isFinite(declared) && declared > max) {
+      await response.body?.cancel();
+      throw tooLarge(where, limit, declared);
+    }
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    try {
+      const reader = response.body?.getReader();
+      if (reader === undefined) return new Uint8Array(0);
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        total += value.length;
+        if (limit !== undefined && total > max) {
+          await reader.cancel();
+          throw tooLarge(where, limit);
+        }
+        chunks.push(value);
+      }
+    } catch (error) {
+      if (isLoreError(error)) throw error;
+      throw bodyError(error, response, signal);
+    }
+    return Buffer.concat(chunks);
   }
 
   /**
@@ -153,6 +249,7 @@ export class GiteaForge implements Backend {
     repo: string,
     path: string,
     ref: string | undefined,
+    signal?: AbortSignal,
   ): Promise<Response | null> {
     checkRepoPath(path);
     if (ref !== undefined) checkRef(ref);
@@ -163,6 +260,7 @@ export class GiteaForge implements Backend {
         allow: [404],
         context: { repo, path },
         ...(ref === undefined ? {} : { query: { ref } }),
+        ...(signal === undefined ? {} : { signal }),
       },
     );
     if (response.status === 404) {
@@ -183,10 +281,13 @@ export class GiteaForge implements Backend {
     repo: string,
     path: string,
     ref?: string,
+    options: ReadOptions = {},
   ): Promise<string | null> {
-    const response = await this.getFileResponse("raw", owner, repo, path, ref);
+    const response = await this.getFileResponse("raw", owner, repo, path, ref, options.signal);
     if (response === null) return null;
-    return new TextDecoder().decode(await response.arrayBuffer());
+    return new TextDecoder().decode(
+      await this.bytes(response, { repo, path }, options.limit, options.signal),
+    );
   }
 
   /**
@@ -203,11 +304,27 @@ export class GiteaForge implements Backend {
     repo: string,
     path: string,
     ref?: string,
+    options: ReadOptions = {},
   ): Promise<FileWithSha | null> {
-    const response = await this.getFileResponse("contents", owner, repo, path, ref);
+    const response = await this.getFileResponse("contents", owner, repo, path, ref, options.signal);
     if (response === null) return null;
-    const body = await this.json<GiteaContentsResponse | GiteaContentsResponse[]>(response);
+    // base64 makes the answer about 4/3 of the file, plus the JSON around it.
+    const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+    if (
+      options.limit !== undefined &&
+      Number.isFinite(declared) &&
+      declared > (WIKI_LIMITS[options.limit] * 4) / 3 + 64 * 1024
+    ) {
+      await response.body?.cancel();
+      throw tooLarge({ repo, path }, options.limit);
+    }
+    const body = await this.json<GiteaContentsResponse | GiteaContentsResponse[]>(
+      response,
+      options.signal,
+    );
     if (Array.isArray(body) || body.type !== "file") return null;
+    if (options.limit !== undefined && body.size > WIKI_LIMITS[options.limit])
+      throw tooLarge({ repo, path }, options.limit, body.size);
     if (typeof body.content === "string" && body.content.length > 0)
       return { content: Buffer.from(body.content, "base64").toString("utf8"), sha: body.sha };
     if (body.size === 0) return { content: "", sha: body.sha };
@@ -215,8 +332,13 @@ export class GiteaForge implements Backend {
     let raw: string | null = null;
     let cause: unknown;
     try {
-      raw = await this.getRawFile(owner, repo, path, ref);
+      raw = await this.getRawFile(owner, repo, path, ref, options);
     } catch (error) {
+      if (
+        isLoreError(error) &&
+        (error.code === "cancelled" || error.code === "remote_file_too_large")
+      )
+        throw error;
       cause = error;
     }
     if (raw === null || raw.length === 0)
@@ -245,7 +367,7 @@ export class GiteaForge implements Backend {
   private async branchExists(owner: string, repo: string, branch: string): Promise<boolean> {
     const response = await this.call(
       "GET",
-      `${this.repoPath(owner, repo)}/branches/${encodePath(branch)}`,
+      `${this.repoPath(owner, repo)}/branches/${encodePath(branch, "branch segment")}`,
       {
         allow: [404],
         context: { repo },
@@ -268,8 +390,13 @@ export class GiteaForge implements Backend {
    */
   async commitFile(args: CommitFileArgs): Promise<CommitFileResult> {
     checkRepoPath(args.path);
-    if (args.branch !== undefined) checkRef(args.branch);
+    if (args.branch !== undefined) {
+      checkRef(args.branch);
+      encodePath(args.branch, "branch segment");
+    }
     const { owner, repo, path } = args;
+    this.repoPath(owner, repo);
+    throwIfCancelled(args.signal);
     const before = args.sha === undefined ? await this.getRepo(owner, repo) : null;
     const body: GiteaCreateFileOptions = {
       content: Buffer.from(args.content, "utf8").toString("base64"),
@@ -333,4 +460,16 @@ export class GiteaForge implements Backend {
     }
     if ((await this.getRepo(owner, repo)).default_branch !== target) throw mismatch();
   }
+}
+
+/**
+ * What a failed body read becomes: a cancel is `cancelled`; a timeout or a dropped
+ * connection mid-body is `forge_unavailable` (not "the answer is not JSON").
+ */
+function bodyError(error: unknown, response: Response, signal: AbortSignal | undefined): LoreError {
+  if (signal?.aborted === true) return new LoreError("cancelled", {}, { cause: error });
+  const reason = isAbort(error)
+    ? `the answer (HTTP ${response.status}) did not arrive in time`
+    : `the answer (HTTP ${response.status}) broke off: ${error instanceof Error ? error.message : String(error)}`;
+  return new LoreError("forge_unavailable", { reason }, { cause: error });
 }

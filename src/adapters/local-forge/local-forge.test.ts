@@ -1,8 +1,9 @@
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeRepo } from "../../../test/helpers/make-repo.js";
+import { WIKI_LIMITS } from "../../core/wiki-limits.js";
 import { runGit } from "../git-cli/run-git.js";
 import { LocalForge } from "./local-forge.js";
 
@@ -216,11 +217,12 @@ describe("LocalForge", () => {
     expect(made.commit).toMatch(/^[0-9a-f]{40}$/);
   });
 
-  it("commits into a working clone without touching its work tree files", async () => {
+  it("a clean clone's checked-out branch: index and work tree follow the commit (updateInstead)", async () => {
     const root = await forgeRoot();
     const work = await makeRepo({ "a.md": "a" });
     cleanups.push(work.cleanup);
-    await runGit({ cwd: root, args: ["clone", "-q"], paths: [work.dir, join(root, "clone")] });
+    const clone = join(root, "clone");
+    await runGit({ cwd: root, args: ["clone", "-q"], paths: [work.dir, clone] });
     const forge = new LocalForge({ root });
     await forge.commitFile({
       owner: "u",
@@ -230,6 +232,99 @@ describe("LocalForge", () => {
       message: "tasks",
     });
     expect(await forge.getRawFile("u", "clone", ".tasks/STATUS.md")).toBe("| slug | status |\n");
-    expect(await git(join(root, "clone"), ["log", "-1", "--format=%s %an"])).toBe("tasks Lore");
+    expect(await git(clone, ["log", "-1", "--format=%s %an"])).toBe("tasks Lore");
+    // The owner's index and files hold the task: `git status` is clean, a later
+    // `git commit -am` cannot revert it.
+    expect(await readFile(join(clone, ".tasks/STATUS.md"), "utf8")).toBe("| slug | status |\n");
+    expect(await git(clone, ["status", "--porcelain"])).toBe("");
+    await forge.close();
+  });
+
+  it("a dirty clone's checked-out branch is refused with forge_worktree_dirty; nothing is committed", async () => {
+    const root = await forgeRoot();
+    const work = await makeRepo({ "a.md": "a" });
+    cleanups.push(work.cleanup);
+    const clone = join(root, "clone");
+    await runGit({ cwd: root, args: ["clone", "-q"], paths: [work.dir, clone] });
+    await writeFile(join(clone, "a.md"), "edited by the owner");
+    const before = await git(clone, ["rev-parse"], ["HEAD"]);
+    const forge = new LocalForge({ root });
+    const write = () =>
+      forge.commitFile({ owner: "u", repo: "clone", path: "t.md", content: "t", message: "t" });
+    await expect(write()).rejects.toMatchObject({ code: "forge_worktree_dirty" });
+    expect(await git(clone, ["rev-parse"], ["HEAD"])).toBe(before);
+    expect(await readFile(join(clone, "a.md"), "utf8")).toBe("edited by the owner");
+    // An untracked file where the commit would put one is never overwritten either.
+    await git(clone, ["checkout", "-q", "--", "a.md"]);
+    await writeFile(join(clone, "t.md"), "the owner's own file");
+    await expect(write()).rejects.toMatchObject({ code: "forge_worktree_dirty" });
+    expect(await readFile(join(clone, "t.md"), "utf8")).toBe("the owner's own file");
+    expect(await git(clone, ["rev-parse"], ["HEAD"])).toBe(before);
+    // Another branch of the clone is not checked out: written as in a bare repository.
+    await forge.commitFile({
+      owner: "u",
+      repo: "clone",
+      path: "t.md",
+      content: "t",
+      message: "t",
+      branch: "side",
+    });
+    expect(await git(clone, ["rev-parse"], ["HEAD"])).toBe(before);
+    await forge.close();
+  });
+
+  it("reads through one long-lived cat-file per repository and sees commits made by others", async () => {
+    const root = await forgeRoot();
+    const dir = await bareRepo(root, "r", { "a.md": "one" });
+    const forge = new LocalForge({ root });
+    expect(await forge.getRawFile("u", "r", "a.md")).toBe("one");
+    // Another writer (plain git, another process) moves the branch.
+    const work = await makeRepo({ "a.md": "two" });
+    cleanups.push(work.cleanup);
+    await runGit({ cwd: work.dir, args: ["push", "-q", "-f"], paths: [dir, "HEAD:main"] });
+    expect(await forge.getRawFile("u", "r", "a.md")).toBe("two");
+    expect(await forge.getRawFile("u", "r", "a.md", "main")).toBe("two");
+    expect(await forge.getRawFile("u", "r", "missing ё.md")).toBeNull();
+    expect(await forge.getRawFile("u", "r", "a.md", "no-such-branch")).toBeNull();
+    await forge.close();
+  });
+
+  it("a file over a read limit is refused with remote_file_too_large, never held whole", async () => {
+    const root = await forgeRoot();
+    await bareRepo(root, "r", {
+      ".wiki/index.md": "x".repeat(WIKI_LIMITS.wikiIndexBytes + 1),
+      ".wiki/concepts/a.md": "small",
+    });
+    const forge = new LocalForge({ root });
+    await expect(
+      forge.getRawFile("u", "r", ".wiki/index.md", undefined, { limit: "wikiIndexBytes" }),
+    ).rejects.toMatchObject({
+      code: "remote_file_too_large",
+      data: { limit: 2 * 1024 * 1024, size: 2 * 1024 * 1024 + 1 },
+    });
+    // The reader goes on after skipping the large body.
+    expect(
+      await forge.getRawFile("u", "r", ".wiki/concepts/a.md", undefined, {
+        limit: "wikiPageBytes",
+      }),
+    ).toBe("small");
+    await forge.close();
+  });
+
+  it("one unreadable repository does not fail the listing", async () => {
+    const root = await forgeRoot();
+    await bareRepo(root, "good", { "a.md": "a" });
+    // A folder that only looks like a bare repository.
+    const fake = join(root, "fake.git");
+    await mkdir(join(fake, "objects"), { recursive: true });
+    await mkdir(join(fake, "refs"), { recursive: true });
+    await writeFile(join(fake, "HEAD"), "garbage\n");
+    const forge = new LocalForge({ root });
+    expect((await forge.listUserRepos()).map((r) => r.name)).toEqual(["fake", "good"]);
+    await expect(forge.getRawFile("u", "fake", "a.md")).rejects.toMatchObject({
+      code: "git_failed",
+    });
+    expect(await forge.getRawFile("u", "good", "a.md")).toBe("a");
+    await forge.close();
   });
 });

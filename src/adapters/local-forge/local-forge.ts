@@ -1,16 +1,19 @@
-import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { checkRef, checkRepoPath } from "../../core/forge-path.js";
 import { isLoreError, LoreError } from "../../core/lore-error.js";
+import { throwIfCancelled, tooLarge, WIKI_LIMITS } from "../../core/wiki-limits.js";
 import type {
   Backend,
   CommitFileArgs,
   CommitFileResult,
   FileWithSha,
   ForgeRepo,
+  ReadOptions,
 } from "../../ports/forge.js";
 import { runGit } from "../git-cli/run-git.js";
+import { BatchReaders } from "./batch-readers.js";
 import { gitReadFile } from "./git-read-file.js";
 
 /** Options of {@link LocalForge}. */
@@ -33,13 +36,17 @@ const REPO_NAME = /^[A-Za-z0-9._\p{L}\p{N}-]+$/u;
  * The embedded forge: a folder of git repositories, bare or working clones (issue 4 "Forge
  * adapters", `local`). Implements the seed's `Backend` port.
  *
- * - Reads go through git at the default branch (or the ref given): `git cat-file --batch`
- *   with `<ref>:<path>`; the work tree of a clone is never read.
+ * - Reads go through git at the default branch (or the ref given): one long-lived
+ *   `git cat-file --batch` per repository answers `<ref>:<path>` for every read (closed
+ *   when idle); the work tree of a clone is never read.
  * - Commits go through git plumbing, no work tree needed: `hash-object -w`, a temporary index
  *   (`GIT_INDEX_FILE`) filled by `read-tree` + `update-index --index-info`, `write-tree`,
  *   `commit-tree`, then `update-ref <branch> <new> <old>` — the old value is the
- *   compare-and-swap. In a clone whose checked-out branch is written, the work tree is
- *   left as it was (it then shows the commit's changes as reverted; `git reset` fixes it).
+ *   compare-and-swap. In a clone whose checked-out branch is written, the clone's index and
+ *   work tree follow the commit (`read-tree -u -m`) when they are clean, and the commit is
+ *   refused with `forge_worktree_dirty` when they are not — git's
+ *   `receive.denyCurrentBranch = updateInstead`; the owner's next `git commit -am` never
+ *   reverts it.
  * - Commits to one repository are serialised in process (a queue per repository); a writer
  *   in another process that moves the branch first makes `update-ref` fail, and the commit
  *   is rebuilt on the new head and retried, so nothing is lost.
@@ -49,10 +56,19 @@ export class LocalForge implements Backend {
   readonly root: string;
   private readonly options: LocalForgeOptions;
   private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly readers: BatchReaders;
 
   constructor(options: LocalForgeOptions) {
     this.options = options;
     this.root = resolve(options.root);
+    this.readers = new BatchReaders(
+      options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs },
+    );
+  }
+
+  /** Ends the long-lived readers (they also end by themselves when idle). Idempotent. */
+  async close(): Promise<void> {
+    await this.readers.close();
   }
 
   private git(
@@ -91,7 +107,18 @@ export class LocalForge implements Backend {
     return dir;
   }
 
+  /**
+   * The branch `HEAD` names. Read from the `HEAD` file when it is a plain
+   * `ref: refs/heads/<branch>` line (no git process: a sync lists hundreds of repositories),
+   * else asked of git.
+   */
   private async defaultBranch(dir: string): Promise<string> {
+    // A clone's own HEAD first: a work tree may hold a user file named HEAD.
+    for (const head of [join(dir, ".git", "HEAD"), join(dir, "HEAD")]) {
+      const text = await readFile(head, "utf8").catch(() => null);
+      const branch = text === null ? null : /^ref: refs\/heads\/(\S+)\n?$/.exec(text)?.[1];
+      if (branch !== undefined && branch !== null && checkRefSafe(branch)) return branch;
+    }
     const out = await this.git(dir, ["symbolic-ref", "--quiet", "--short", "HEAD"], {
       okExitCodes: [1],
     });
@@ -104,6 +131,9 @@ export class LocalForge implements Backend {
    * @throws LoreError `forge_unavailable` when the root cannot be read; `git_failed`.
    */
   async listUserRepos(): Promise<ForgeRepo[]> {
+    // A listing starts a fresh view (a sync): readers opened before see the folders as they
+    // were then (a repository broken since would still answer through its old reader).
+    await this.readers.close();
     let names: string[];
     try {
       names = (await readdir(this.root, { withFileTypes: true }))
@@ -125,46 +155,71 @@ export class LocalForge implements Backend {
       const dir = join(this.root, folder);
       if (!(await isRepository(dir))) continue;
       seen.add(name);
-      repos.push({ name, default_branch: await this.defaultBranch(dir) });
+      // One unreadable repository (another owner's folder, a bad HEAD, a folder that only
+      // looks like a bare repository) must not fail the listing: it is listed, and its reads
+      // fail on their own, per project.
+      const branch = await this.defaultBranch(dir).catch(() => "main");
+      repos.push({ name, default_branch: branch });
     }
     return repos;
   }
 
-  private async read(repo: string, path: string, ref: string | undefined) {
+  /**
+   * Reads `<ref>:<path>` through the repository's long-lived `cat-file --batch` (no git
+   * process per file); without a ref, the default branch a listing reports.
+   */
+  private async read(
+    repo: string,
+    path: string,
+    ref: string | undefined,
+    options: ReadOptions = {},
+  ): Promise<{ sha: string; bytes: Buffer } | null> {
+    throwIfCancelled(options.signal);
     checkRepoPath(path);
+    if (ref !== undefined) checkRef(ref);
     const dir = await this.repoDir(repo);
+    // The default branch as commits see it (a detached HEAD reads the branch, not the commit).
     const rev = ref ?? (await this.defaultBranch(dir));
     checkRef(rev);
-    return gitReadFile(dir, rev, path, this.options.timeoutMs);
+    const maxBytes = options.limit === undefined ? undefined : WIKI_LIMITS[options.limit];
+    const object = await this.readers.read(dir, rev, path, maxBytes);
+    if (object === null || object.type !== "blob") return null;
+    if (object.bytes === null)
+      throw tooLarge({ repo, path }, options.limit ?? "wikiPageBytes", object.size);
+    return { sha: object.sha, bytes: object.bytes };
   }
 
   /**
    * Reads a file at `ref` (default: the default branch).
    * @returns its text (UTF-8), or `null` when the file, the ref or any commit is missing.
-   * @throws LoreError `forge_not_found`, `invalid_input` (unsafe path or ref), `git_failed`.
+   * @throws LoreError `forge_not_found`, `invalid_input` (unsafe path or ref), `git_failed`,
+   *   `remote_file_too_large` (over `options.limit`), `cancelled`.
    */
   async getRawFile(
     _owner: string,
     repo: string,
     path: string,
     ref?: string,
+    options?: ReadOptions,
   ): Promise<string | null> {
-    const blob = await this.read(repo, path, ref);
+    const blob = await this.read(repo, path, ref, options);
     return blob === null ? null : blob.bytes.toString("utf8");
   }
 
   /**
    * Reads a file and its blob sha at `ref` (default: the default branch).
    * @returns `{ content, sha }`, or `null` when missing.
-   * @throws LoreError `forge_not_found`, `invalid_input`, `git_failed`.
+   * @throws LoreError `forge_not_found`, `invalid_input`, `git_failed`,
+   *   `remote_file_too_large`, `cancelled`.
    */
   async getFileWithSha(
     _owner: string,
     repo: string,
     path: string,
     ref?: string,
+    options?: ReadOptions,
   ): Promise<FileWithSha | null> {
-    const blob = await this.read(repo, path, ref);
+    const blob = await this.read(repo, path, ref, options);
     return blob === null ? null : { content: blob.bytes.toString("utf8"), sha: blob.sha };
   }
 
@@ -222,8 +277,13 @@ export class LocalForge implements Backend {
       GIT_COMMITTER_NAME: author.name,
       GIT_COMMITTER_EMAIL: author.email,
     };
+    // A clone whose checked-out branch is written: its index and work tree follow the commit
+    // when they are clean, else nothing is committed (receive.denyCurrentBranch = updateInstead).
+    const checkedOut = branch === defaultBranch && (await hasWorkTree(dir));
     for (let attempt = 1; ; attempt++) {
+      throwIfCancelled(args.signal);
       const old = await this.resolve(dir, ref);
+      if (checkedOut) await this.requireCleanWorkTree(dir, args.repo, branch, old);
       const base =
         old ??
         (branch === defaultBranch ? null : await this.resolve(dir, `refs/heads/${defaultBranch}`));
@@ -249,16 +309,63 @@ export class LocalForge implements Backend {
         .toString("utf8")
         .trim();
       const expected = old ?? "0".repeat(blob.length);
+      if (checkedOut) await this.updateWorkTree(dir, args.repo, branch, old, commit);
       try {
         await this.git(dir, ["update-ref", "-m", "lore: commit file"], {
           values: [ref, commit, expected],
         });
         return { sha: blob, commit };
       } catch (error) {
+        // The branch moved under us: put the work tree back before trying again.
+        if (checkedOut)
+          await this.git(dir, ["read-tree", "-u", "-m"], {
+            values: [commit, old ?? EMPTY_TREE],
+          }).catch(() => {});
         // Another writer moved the branch (or holds its lock): rebuild on the new head.
         if (!isLoreError(error) || attempt >= MAX_COMMIT_ATTEMPTS) throw error;
         await new Promise((done) => setTimeout(done, 2 + Math.floor(Math.random() * 20)));
       }
+    }
+  }
+
+  /**
+   * Refuses (LoreError `forge_worktree_dirty`) when the work tree or the index of a clone
+   * differs from its checked-out commit, as `receive.denyCurrentBranch = updateInstead` does.
+   */
+  private async requireCleanWorkTree(
+    dir: string,
+    repo: string,
+    branch: string,
+    head: string | null,
+  ): Promise<void> {
+    await this.git(dir, ["update-index", "-q", "--refresh"], { okExitCodes: [1] });
+    const files = await this.git(dir, ["diff-files", "--quiet", "--ignore-submodules"], {
+      okExitCodes: [1],
+    });
+    const staged =
+      head === null
+        ? { exitCode: 0 }
+        : await this.git(dir, ["diff-index", "--quiet", "--cached", "--ignore-submodules"], {
+            values: [head],
+            okExitCodes: [1],
+          });
+    if (files.exitCode !== 0 || staged.exitCode !== 0)
+      throw new LoreError("forge_worktree_dirty", { repo, branch });
+  }
+
+  /** Moves a clean clone's index and work tree from `head` to `commit` (a fast-forward). */
+  private async updateWorkTree(
+    dir: string,
+    repo: string,
+    branch: string,
+    head: string | null,
+    commit: string,
+  ): Promise<void> {
+    try {
+      await this.git(dir, ["read-tree", "-u", "-m"], { values: [head ?? EMPTY_TREE, commit] });
+    } catch (error) {
+      // e.g. an untracked file where the commit puts one: the user's file is never overwritten.
+      throw new LoreError("forge_worktree_dirty", { repo, branch }, { cause: error });
     }
   }
 
@@ -295,6 +402,24 @@ export class LocalForge implements Backend {
 
 function conflict(args: CommitFileArgs, reason: string): LoreError {
   return new LoreError("forge_conflict", { path: args.path, repo: args.repo, reason });
+}
+
+/** True when `checkRef` accepts the branch name. */
+function checkRefSafe(branch: string): boolean {
+  try {
+    checkRef(branch);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** git's empty tree (sha1 repositories). */
+const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+
+/** True for a clone (a folder with `.git` inside), false for a bare repository. */
+async function hasWorkTree(dir: string): Promise<boolean> {
+  return (await stat(join(dir, ".git")).catch(() => null)) !== null;
 }
 
 /** True for a bare repository folder or a folder with a `.git` inside. */

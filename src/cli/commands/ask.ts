@@ -71,7 +71,7 @@ export const askCommand: Command = {
         reason_ru: `укажите проекты; использование: ${USAGE}`,
       });
     }
-    const input: AskProjectsInput = { query, projects };
+    const input: AskProjectsInput = { query, projects, lang: ctx.lang };
     const limit = intOption(args, "limit", { min: 1, max: ASK_MAX_LIMIT });
     if (limit !== undefined) input.limit = limit;
     const types = typesOption(listOption(args, "type"));

@@ -12,7 +12,20 @@ export function syncLines(summary: SyncSummary, lang: Lang): string[] {
     lang === "ru"
       ? `lore: sync из ${summary.synced_from}: проектов ${summary.projects} (с вики ${summary.with_wiki}), активных задач ${summary.active_tasks}, ошибок ${summary.errors.length}`
       : `lore: synced ${summary.projects} project(s) from ${summary.synced_from} (${summary.with_wiki} with a wiki, ${summary.active_tasks} active task(s), ${summary.errors.length} error(s))`;
-  return [head, ...summary.errors.map((e) => `  ${e.project}: ${e.reason}`)];
+  const kept = (e: SyncSummary["errors"][number]) =>
+    e.kept_from === undefined
+      ? ""
+      : lang === "ru"
+        ? ` (оставлена прежняя запись от ${e.kept_from})`
+        : ` (kept the entry from ${e.kept_from}, ${e.kept_age_seconds ?? 0} s old)`;
+  const unread = summary.wikis.filter(
+    (w) => w.lines_not_read > 0 || w.summary.includes("unreadable"),
+  );
+  return [
+    head,
+    ...summary.errors.map((e) => `  ${e.project}: ${e.reason}${kept(e)}`),
+    ...unread.map((w) => `  ${w.project}: ${w.summary}`),
+  ];
 }
 
 /**
@@ -33,8 +46,11 @@ export const syncCommand: Command = {
     "Options:",
     "  --json   print the summary as JSON",
     "",
-    "Exit codes: 0 synced (even with per-repository errors), 6 no forge configured or the",
-    "forge is unavailable, 5 the forge refused the token.",
+    "A repository that cannot be read keeps its last good entry (with its age); each wiki",
+    "index with lines that could not be read is named with its counts.",
+    "",
+    "Exit codes: 0 synced, 6 some repository could not be read (the others were synced),",
+    "no forge configured or the forge is unavailable, 5 the forge refused the token.",
   ].join("\n"),
   options: { json: { type: "boolean" } },
   async run(ctx, args) {
@@ -43,6 +59,6 @@ export const syncCommand: Command = {
     const summary = await lore.federation().sync("lore sync");
     if (flag(args, "json")) printJson(ctx.out, summary);
     else for (const line of syncLines(summary, ctx.lang)) ctx.out(line);
-    return EXIT_CODES.ok;
+    return summary.errors.length > 0 ? EXIT_CODES.unavailable : EXIT_CODES.ok;
   },
 };

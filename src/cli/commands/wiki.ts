@@ -51,6 +51,8 @@ export function checkLines(name: string, report: WikiCheckReport | null, lang: L
     );
   }
   for (const u of report.unread) lines.push(`  ${u.line}: ${u.message[lang]} [${u.code}]`);
+  // Lines read although not canonical: warnings (they do not change the exit code).
+  for (const w of report.warnings) lines.push(`  ${w.line}: ${w.message[lang]} [${w.code}]`);
   return lines;
 }
 
@@ -160,9 +162,10 @@ export const wikiCommand: Command = {
         const fed = await federation();
         const slug = rest[0];
         if (slug === undefined) {
-          const suggestions = await fed.suggestPromote(caller);
-          if (json) printJson(ctx.out, { suggestions });
+          const { suggestions, notices } = await fed.suggestPromote(caller);
+          if (json) printJson(ctx.out, { suggestions, notices });
           else for (const s of suggestions) ctx.out(`${s.slug} — ${s.title} (${s.why})`);
+          for (const n of notices) ctx.err(`lore: ${n.message[ctx.lang]}`);
           return EXIT_CODES.ok;
         }
         const result = await fed.promote(slug, caller);

@@ -75,7 +75,9 @@ export function registerAskProjectsTool(
         query: z
           .string(coded("invalid_input", "`query` must be a string"))
           .max(500, coded("invalid_input", "`query` must be at most 500 characters"))
-          .describe("Substring to find in page slugs and titles (case-insensitive; ё = е)."),
+          .describe(
+            "Words to find in page slugs and titles: a page matches when every word is in its slug or title (case-insensitive; ё = е).",
+          ),
         projects: z
           .array(
             z
@@ -109,9 +111,15 @@ export function registerAskProjectsTool(
         openWorldHint: true,
       },
     },
-    async (args) => {
+    async (args, extra) => {
       try {
-        const input: AskProjectsInput = { query: args.query, projects: args.projects };
+        // The request's signal: a notifications/cancelled stops further page reads.
+        const input: AskProjectsInput = {
+          query: args.query,
+          projects: args.projects,
+          lang,
+          signal: extra.signal,
+        };
         if (args.limit !== undefined) input.limit = args.limit;
         if (args.types !== undefined) input.types = args.types;
         return jsonResult({ ...(await port.askProjects(input, names.askProjects)) });

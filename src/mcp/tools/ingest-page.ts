@@ -90,12 +90,12 @@ export function registerIngestTool(
         openWorldHint: true,
       },
     },
-    async (args) => {
+    async (args, extra) => {
       try {
         const input: IngestInput = { title: args.title, type: args.type, body: args.body };
         if (args.slug !== undefined) input.slug = args.slug;
         if (args.target_project !== undefined) input.target_project = args.target_project;
-        return jsonResult({ ...(await port.ingest(input, names.ingest)) });
+        return jsonResult({ ...(await port.ingest(input, names.ingest, extra.signal)) });
       } catch (error) {
         return toolError(error, names, lang);
       }

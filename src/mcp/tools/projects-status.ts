@@ -19,12 +19,23 @@ export const projectsStatusOutput = {
       default_branch: z.string(),
       has_wiki: z.boolean(),
       wiki_pages: z.number().int(),
+      wiki_lines_not_read: z
+        .number()
+        .int()
+        .describe("Index lines linking pages that could not be read."),
+      wiki: z.string().describe("e.g. `wiki: 41 pages, 3 lines not read`."),
+      sync_error: z
+        .string()
+        .optional()
+        .describe("Why the last sync failed here; the entry is the last good one."),
       active_tasks: z.array(z.object({ slug: z.string(), status: z.string(), next: z.string() })),
       all_tasks_count: z.number().int(),
       fetched_at: z.string(),
     }),
   ),
-  errors: z.array(z.object({ project: z.string(), reason: z.string() })),
+  errors: z.array(
+    z.object({ project: z.string(), reason: z.string(), kept_from: z.string().optional() }),
+  ),
 };
 
 /**

@@ -18,6 +18,15 @@ export const suggestPromoteOutput = {
       why: z.string(),
     }),
   ),
+  notices: z
+    .array(
+      z.object({
+        code: z.literal("symlinked_type_folder"),
+        folder: z.string(),
+        message: z.string(),
+      }),
+    )
+    .describe("Folders of this project's wiki that were skipped, and why."),
 };
 
 /**
@@ -49,7 +58,11 @@ export function registerSuggestPromoteTool(
     },
     async () => {
       try {
-        return jsonResult({ suggestions: await port.suggestPromote(names.suggestPromote) });
+        const report = await port.suggestPromote(names.suggestPromote);
+        return jsonResult({
+          suggestions: report.suggestions,
+          notices: report.notices.map((n) => ({ ...n, message: n.message[lang] })),
+        });
       } catch (error) {
         return toolError(error, names, lang);
       }

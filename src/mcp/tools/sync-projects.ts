@@ -6,7 +6,12 @@ import { toolError } from "../tool-error.js";
 import type { ToolNames } from "../tool-names.js";
 import { jsonResult } from "../tool-result.js";
 
-const syncError = z.object({ project: z.string(), reason: z.string() });
+const syncError = z.object({
+  project: z.string(),
+  reason: z.string(),
+  kept_from: z.string().optional().describe("When the last good entry kept for it was read."),
+  kept_age_seconds: z.number().int().optional(),
+});
 
 /** `projects_sync` output (services/projects-status.ts `SyncSummary`). */
 export const syncOutput = {
@@ -16,6 +21,16 @@ export const syncOutput = {
   with_wiki: z.number().int(),
   active_tasks: z.number().int(),
   errors: z.array(syncError),
+  wikis: z
+    .array(
+      z.object({
+        project: z.string(),
+        pages: z.number().int(),
+        lines_not_read: z.number().int(),
+        summary: z.string().describe("e.g. `wiki: 41 pages, 3 lines not read`."),
+      }),
+    )
+    .describe("Per project with a wiki: pages read and index lines not read."),
 };
 
 /**
@@ -51,9 +66,10 @@ export function registerSyncTool(
         openWorldHint: true,
       },
     },
-    async () => {
+    async (_args, extra) => {
       try {
-        return jsonResult({ ...(await port.sync(names.projectsSync)) });
+        // The request's signal: a cancelled sync reads no further repository, writes nothing.
+        return jsonResult({ ...(await port.sync(names.projectsSync, extra.signal)) });
       } catch (error) {
         return toolError(error, names, lang);
       }

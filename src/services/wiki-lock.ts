@@ -1,0 +1,118 @@
+import { createHash } from "node:crypto";
+import { lstat, mkdir, mkdtemp, open, readFile, stat, unlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { LoreError } from "../core/lore-error.js";
+
+/** Longest wait for another writer's lock, ms. */
+export const WIKI_LOCK_WAIT_MS = 30_000;
+/** A lock file older than this is taken over (its writer was killed), ms. */
+export const WIKI_LOCK_STALE_MS = 60_000;
+
+/** In-process queues, by lock key: writers in one process wait here, not on the file. */
+const queues = new Map<string, Promise<unknown>>();
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/**
+ * The folder of wiki lock files: `<tmp>/lore-wiki-locks-<uid>` (mode 0700, this user's),
+ * outside every wiki, so no user file can ever be taken for a lock.
+ */
+async function lockFolder(): Promise<string> {
+  if (folder !== undefined) return folder;
+  const uid = process.getuid?.();
+  const shared = join(tmpdir(), `lore-wiki-locks-${uid ?? "user"}`);
+  await mkdir(shared, { recursive: true, mode: 0o700 }).catch(() => {});
+  const info = await lstat(shared).catch(() => null);
+  // Used only when it is a real folder of this user closed to others; else a private one
+  // (locking then holds within this process only, never through someone else's folder).
+  folder =
+    info?.isDirectory() === true &&
+    (uid === undefined || info.uid === uid) &&
+    (info.mode & 0o077) === 0
+      ? shared
+      : await mkdtemp(join(tmpdir(), "lore-wiki-locks-"));
+  return folder;
+}
+
+let folder: string | undefined;
+
+/** Whether a lock file was left by a writer that is gone (its pid is dead, or it is old). */
+async function staleLock(lock: string): Promise<boolean> {
+  const info = await stat(lock).catch(() => null);
+  if (info === null) return false;
+  if (Date.now() - info.mtimeMs > WIKI_LOCK_STALE_MS) return true;
+  const pid = Number((await readFile(lock, "utf8").catch(() => "")).trim());
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
+async function withLockFile<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const lock = join(
+    await lockFolder(),
+    `${createHash("sha256").update(key).digest("hex").slice(0, 40)}.lock`,
+  );
+  const deadline = Date.now() + WIKI_LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      const handle = await open(lock, "wx", 0o600);
+      await handle.writeFile(String(process.pid)).finally(() => handle.close());
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      if (await staleLock(lock)) {
+        await unlink(lock).catch(() => {});
+        continue;
+      }
+      if (Date.now() > deadline)
+        throw new LoreError("forge_conflict", {
+          path: key,
+          repo: "the wiki",
+          reason: `another writer held it for ${WIKI_LOCK_WAIT_MS} ms`,
+          reason_ru: `другой писатель держал его ${WIKI_LOCK_WAIT_MS} мс`,
+        });
+      await sleep(5 + Math.floor(Math.random() * 20));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    await unlink(lock).catch(() => {});
+  }
+}
+
+/**
+ * Runs `fn` holding the write lock named `key` (e.g. a wiki folder's real path): writers in
+ * this process wait in a queue; writers in other processes wait on a lock file in a
+ * per-user folder of the temp dir (taken over when its writer is gone). Serialises the
+ * read-modify-write of a wiki's `index.md` and `log.md`, so that N parallel ingests give N
+ * index lines and N log lines.
+ *
+ * @param key - what is locked.
+ * @param fn - the work.
+ * @returns what `fn` returns.
+ * @throws what `fn` throws; LoreError `forge_conflict` when another process held the lock
+ *   past {@link WIKI_LOCK_WAIT_MS}.
+ */
+export async function withWikiLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const before = queues.get(key) ?? Promise.resolve();
+  const run = before.then(
+    () => withLockFile(key, fn),
+    () => withLockFile(key, fn),
+  );
+  const settled = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  queues.set(key, settled);
+  try {
+    return await run;
+  } finally {
+    if (queues.get(key) === settled) queues.delete(key);
+  }
+}
