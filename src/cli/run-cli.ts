@@ -7,6 +7,7 @@ import type { CliContext, Command, CommandArgs } from "./command.js";
 import { askCommand } from "./commands/ask.js";
 import { checkCommand } from "./commands/check.js";
 import { doctorCommand } from "./commands/doctor.js";
+import { forgetCommand } from "./commands/forget.js";
 import { getCommand } from "./commands/get.js";
 import { importCommand } from "./commands/import.js";
 import { indexCommand } from "./commands/index.js";
@@ -15,6 +16,7 @@ import { mcpCommand } from "./commands/mcp.js";
 import { newCommand } from "./commands/new.js";
 import { readCommand } from "./commands/read.js";
 import { recallCommand } from "./commands/recall.js";
+import { reposCommand } from "./commands/repos.js";
 import { routeCommand } from "./commands/route.js";
 import { serveCommand } from "./commands/serve.js";
 import { statusCommand } from "./commands/status.js";
@@ -33,6 +35,8 @@ export const COMMANDS: readonly Command[] = [
   indexCommand,
   recallCommand,
   getCommand,
+  reposCommand,
+  forgetCommand,
   importCommand,
   readCommand,
   writeCommand,
@@ -144,6 +148,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     out,
     err,
     errRaw: (text) => void io.stderr.write(text),
+    outRaw: (text) => void io.stdout.write(text),
     errIsTTY: io.stderr.isTTY === true,
     settings() {
       if (!settings) {

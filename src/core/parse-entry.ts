@@ -43,6 +43,8 @@ export interface ParseOptions {
   mode: ParseMode;
   /** The file's path, copied into every diagnostic. Default: none. */
   path?: string;
+  /** The mechanisms this version knows (see `readContract`). Default: `KNOWN_MECHANISMS`. */
+  mechanisms?: readonly string[];
 }
 
 /**
@@ -93,7 +95,7 @@ export function parseEntry(input: Uint8Array | string, opts: ParseOptions): Pars
   if (frontmatter === undefined) return finish(opts.mode, diagnostics);
 
   const locator = createFrontmatterLocator(parts.yaml);
-  const fields = readFields(frontmatter, locator, report);
+  const fields = readFields(frontmatter, locator, report, opts.mechanisms);
   // A wrong file is skipped: notes about its summary or contract would only be noise.
   if (fields === undefined || parts.body === "") return finish(opts.mode, diagnostics);
   const { summary, notes } = resolveSummary(fields.summary, parts.body);
@@ -163,6 +165,7 @@ function readFields(
   frontmatter: Record<string, unknown>,
   locator: FrontmatterLocator,
   report: Report,
+  mechanisms?: readonly string[],
 ): Fields | undefined {
   let wrong = false;
   let hasUnknownKey = false;
@@ -212,6 +215,7 @@ function readFields(
     onUnknownKey: () => {
       hasUnknownKey = true;
     },
+    ...(mechanisms === undefined ? {} : { mechanisms }),
   });
 
   const rawLinks = field("links");

@@ -55,10 +55,11 @@ export const mcpCommand: Command = {
     `Usage: ${USAGE}`,
     "",
     "Runs the MCP server on stdin/stdout with the tools knowledge_recall, knowledge_open and",
-    "knowledge_check. At start it indexes the repositories incrementally — the --repo paths,",
-    "else [index] repos of the configuration, else the current folder when it holds",
-    ".gitriver/knowledge/ — and the tools answer once that is done. Stdout carries only the",
-    "protocol; logs and parse diagnostics go to stderr.",
+    "knowledge_check. It keeps the repositories indexed — the --repo paths, else [index]",
+    "repos of the configuration, else the current folder when it holds .gitriver/knowledge/:",
+    "the tools answer at once from the existing index while it refreshes in the background",
+    "(a repository never indexed is waited for), and a moved HEAD is indexed before the",
+    "next answer. Stdout carries only the protocol; logs and parse diagnostics go to stderr.",
     "",
     "Options:",
     "  --repo PATH         a repository or folder to index at start (repeatable)",
@@ -75,9 +76,12 @@ export const mcpCommand: Command = {
     // Loaded on demand so that other commands start without the MCP SDK.
     const { createMcpServer } = await import("../../mcp/create-mcp-server.js");
     const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
-    const ready = lore.indexAll(repos);
+    // Answers at once from the existing index; refreshes in the background (and before an
+    // answer when HEAD moved); waits only for repositories never indexed.
+    const served = lore.serveIndex(repos);
+    const ready = served.ready;
     const { toolNames } = await import("../../mcp/tool-names.js");
-    const server = createMcpServer(lore.port(ready), {
+    const server = createMcpServer(lore.port(ready, {}, served), {
       toolNames: style,
       lang: ctx.lang,
       version: ctx.version,
@@ -92,7 +96,7 @@ export const mcpCommand: Command = {
     transport.onclose = () => {};
     await server.connect(transport);
     await untilStopped(closed);
-    await ready;
+    await served.close();
     await server.close();
     return EXIT_CODES.ok;
   },

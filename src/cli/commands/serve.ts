@@ -46,7 +46,8 @@ export const serveCommand: Command = {
     const { createMcpServer } = await import("../../mcp/create-mcp-server.js");
     const { startMcpHttpServer } = await import("../../mcp/mcp-http-server.js");
     let indexing = true;
-    const ready = lore.indexAll(repos).finally(() => {
+    const served = lore.serveIndex(repos);
+    const ready = served.ready.finally(() => {
       indexing = false;
     });
     const http = await startMcpHttpServer({
@@ -54,7 +55,7 @@ export const serveCommand: Command = {
       port,
       createServer: () =>
         // Remote callers: a knowledge_path must be a configured root (issue 3).
-        createMcpServer(lore.port(ready, { remote: true }), {
+        createMcpServer(lore.port(ready, { remote: true }, served), {
           toolNames: style,
           lang: ctx.lang,
           version: ctx.version,
@@ -69,7 +70,7 @@ export const serveCommand: Command = {
     );
     await untilStopped();
     await http.close();
-    await ready;
+    await served.close();
     return EXIT_CODES.ok;
   },
 };
