@@ -202,8 +202,15 @@ export async function composeLore(
   const indexOne = (target: string, opts: IndexTargetOptions = {}) =>
     indexTarget(targetDeps(index), target, opts);
   const rootRepos = roots.map((root) => rootRepoName(root.id));
-  // Repositories whose folder is gone and roots no longer configured drop out.
-  pruneIndex(index, rootRepos, log);
+  // Repositories whose folder is gone and roots no longer configured drop out before the
+  // first read; not before indexing, so a moved repository is found under its identity and
+  // re-indexed incrementally (a server prunes after its start-up refresh instead).
+  let pruned = false;
+  const pruneOnce = () => {
+    if (pruned) return;
+    pruned = true;
+    pruneIndex(index, rootRepos, log);
+  };
   const resolveRepo = (name: string): string => {
     if (index.repository(name) !== undefined) return name;
     const byPath = index.repositoriesAt(resolve(name))[0];
@@ -217,13 +224,18 @@ export async function composeLore(
     settings,
     index: indexOne,
     roots,
-    repos: () => index.repositories(),
+    repos: () => {
+      pruneOnce();
+      return index.repositories();
+    },
     resolveRepo,
     forget(name) {
+      pruneOnce();
       const repo = resolveRepo(name);
       return { repo, files: index.forgetRepository(repo) };
     },
     serveIndex(targets) {
+      pruned = true;
       const refresher = new IndexRefresher(
         {
           reader: index,
@@ -231,6 +243,7 @@ export async function composeLore(
           indexTarget: (on, target, opts) => indexTarget(targetDeps(on), target, opts),
           ...(roots.length > 0 ? { indexRoots: (on: EntryIndex) => indexRoots(on, roots) } : {}),
           rootRepos,
+          prune: (on) => pruneIndex(on, rootRepos, log),
           watchHead: async (target) => {
             const repo = await openGitRepo(target).catch(() => undefined);
             if (repo === undefined) return undefined;
@@ -277,6 +290,7 @@ export async function composeLore(
       if (roots.length > 0) await logRootRuns(lore, log, lang);
     },
     recall: ({ knowledge_root_id, repo, ...args }) => {
+      pruneOnce();
       if (repo !== undefined && repo.trim() !== "") {
         return recallInRepo(index, { ...args, user, repo: resolveRepo(repo.trim()) });
       }
@@ -287,6 +301,7 @@ export async function composeLore(
       return recallInRoot(index, { ...args, user, root: root.id });
     },
     async open(id, opts = {}) {
+      pruneOnce();
       const repo = opts.repo === undefined ? undefined : resolveRepo(opts.repo);
       const view = getEntry(index, id, user, undefined, repo);
       const bytes = await storedBytes(index, view.repo, view.path, view.id);

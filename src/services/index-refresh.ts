@@ -43,6 +43,8 @@ export interface RefreshDeps {
   indexRoots?: (index: EntryIndex) => Promise<RootIndexRun[]>;
   /** The root repository names (`root:<id>`) configured; empty without roots. */
   rootRepos: readonly string[];
+  /** Drops gone sources (see `services/index-prune.ts`); run after the start-up refresh. */
+  prune?: (writer: EntryIndex) => void;
   /** A watch on a git repository's refs; `undefined` for a folder that is not one. */
   watchHead(target: string): Promise<HeadSignal | undefined>;
   /** Logs a run (summary and report lines) or a failure. */
@@ -112,6 +114,16 @@ export class IndexRefresher {
         (error: unknown) => this.#deps.logError("roots", error),
       );
       if (!known) waits.push(run);
+    }
+    const { prune } = this.#deps;
+    if (prune !== undefined) {
+      // After the start-up refreshes (queued before it): a moved repository was found under
+      // its identity first, so only what is really gone is dropped.
+      this.#withWriter(async (writer) => prune(writer), this.#stop.signal).catch(
+        (error: unknown) => {
+          if (!this.#stop.signal.aborted) this.#deps.logError("prune", error);
+        },
+      );
     }
     return Promise.all(waits).then(() => undefined);
   }
