@@ -12,7 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runGit } from "../../src/adapters/git-cli/run-git.js";
-import { makeRepo, type TestRepo } from "../helpers/make-repo.js";
+import { makeRepo } from "../helpers/make-repo.js";
 import { isolatedEnv, LORE_BIN, runLore } from "./run-lore.js";
 
 const K = ".gitriver/knowledge";
