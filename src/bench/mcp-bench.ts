@@ -34,6 +34,7 @@ export interface McpColdStartResult {
  * Measures `runs` cold starts of each server, alternating them so machine noise hits both.
  * @param root - the package root (holds `dist/`).
  * @param dbFile - the SQLite file `lore mcp` uses (built by the first, untimed start).
+ * @param baselineRoot - the package root of the minimal server's script. Default: `root`.
  * @throws Error when a server fails to start or its first answer is an error result.
  */
 export async function measureMcpColdStarts(
@@ -41,6 +42,7 @@ export async function measureMcpColdStarts(
   root: string,
   dbFile: string,
   runs: number,
+  baselineRoot: string = root,
 ): Promise<McpColdStartResult> {
   const query = buildVocabularies().en.words[150] ?? "deploy";
   const home = dirname(dbFile);
@@ -60,7 +62,7 @@ export async function measureMcpColdStarts(
   };
   const minimal: ColdStartTarget = {
     command: process.execPath,
-    args: [join(root, "dist", "bench", "minimal-mcp-server.js")],
+    args: [join(baselineRoot, "dist", "bench", "minimal-mcp-server.js")],
     tool: "echo",
     toolArguments: { query },
   };
