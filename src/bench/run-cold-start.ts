@@ -20,7 +20,13 @@ try {
   for (const n of sizes) {
     const repo = await ensureBenchRepo(n, 1);
     // The minimal server's script comes from this build; `lore mcp` from `loreRoot`.
-    const result = await measureMcpColdStarts(repo, loreRoot, join(work, `mcp-${n}.db`), runs, here);
+    const result = await measureMcpColdStarts(
+      repo,
+      loreRoot,
+      join(work, `mcp-${n}.db`),
+      runs,
+      here,
+    );
     console.log(
       JSON.stringify({
         n,

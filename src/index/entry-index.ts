@@ -204,9 +204,13 @@ export class EntryIndex {
       repositories: p(
         `SELECT r.repo, r.path, r.kind, r.commit_sha AS 'commit', r.indexed_at AS indexedAt,
            (SELECT count(*) FROM entries e WHERE e.repo = r.repo) AS entries,
-           (SELECT count(*) FROM files f WHERE f.repo = r.repo
-              AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.file_id = f.file_id)) AS skipped
+           -- files minus entries: two counts over covering indexes, no entry row is read
+           (SELECT count(*) FROM files f WHERE f.repo = r.repo)
+             - (SELECT count(*) FROM entries e WHERE e.repo = r.repo) AS skipped
          FROM repositories r ORDER BY r.kind = 'root', r.repo`,
+      ),
+      repositoryRows: p(
+        "SELECT repo, path, kind, commit_sha AS 'commit', indexed_at AS indexedAt FROM repositories ORDER BY repo",
       ),
       upsertRepository: p(
         `INSERT INTO repositories (repo, path, kind, commit_sha, indexed_at) VALUES (?, ?, ?, ?, ?)
@@ -557,6 +561,11 @@ export class EntryIndex {
   /** The sources last read from a folder (normally one), newest first. */
   repositoriesAt(path: string): RepositoryRecord[] {
     return this.#sql.repositoryByPath.all(path) as RepositoryRecord[];
+  }
+
+  /** Every indexed source, without counts (cheap: no entry is read). */
+  repositoryRecords(): RepositoryRecord[] {
+    return this.#sql.repositoryRows.all() as RepositoryRecord[];
   }
 
   /** Every indexed source with its counts: repositories and folders first, then roots. */

@@ -187,11 +187,12 @@ const MAX_ROUNDS = 64;
  * writes each batch in one transaction; files gone from the snapshot are dropped first,
  * so a renamed file keeps its id.
  *
- * Duplicate ids follow one rule, so that deleting the database and re-indexing gives the
- * same entries: among the files holding an id, the first by path wins, the others are
- * skipped with `duplicate_id`; an id held by another repository stays with it. When a new
- * file takes an id from a stored file later in path order, that file is parsed again (and
- * skipped); a file skipped for an id that is free again is parsed again (and indexed).
+ * Duplicate ids (see `duplicate-ids.ts`): ids are unique per source; the file that held an
+ * id at the previously indexed run keeps it and a newcomer is skipped with `duplicate_id`;
+ * among files with no history the first by byte order of paths wins. An id held by
+ * another source is a clash (`id_clash`, reported on every run), never a skip. A file
+ * skipped for an id that is free again is parsed again (and indexed). Wrong files parsed
+ * before are reported again on every run until they are fixed.
  *
  * @returns the report; diagnostics are values, never thrown.
  * @throws LoreError `git_failed` when the source cannot be read; errors of the index.

@@ -21,7 +21,7 @@ export function pruneIndex(
   log: (line: string) => void = () => {},
 ): string[] {
   const gone = index
-    .repositories()
+    .repositoryRecords()
     .filter((repo) =>
       repo.kind === "root" ? !rootRepos.includes(repo.repo) : !existsSync(repo.path),
     )

@@ -325,6 +325,9 @@ describe("lore mcp sees new commits", () => {
       expect(await ids()).toEqual([id(1), id(2)]);
       await repo.remove([`${K}/a.md`]);
       expect(await ids()).toEqual([id(2)]);
+      // The repository is deleted while the server runs: its entries drop out.
+      await rm(repo.dir, { recursive: true, force: true });
+      expect(await ids()).toEqual([]);
     } finally {
       await client.close();
     }
