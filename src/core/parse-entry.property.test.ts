@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DIAGNOSTIC_CODES } from "./diagnostic.js";
+import { DIAGNOSTIC_CODES, makeDiagnostic } from "./diagnostic.js";
 import type { ParseResult } from "./entry.js";
 import { parseBatch } from "./parse-batch.js";
 import { parseEntry } from "./parse-entry.js";
@@ -168,6 +168,8 @@ describe("every diagnostic code", () => {
       { mode: "lenient" },
     );
     all.push(...batch.diagnostics, ...batch.skipped.flatMap((s) => s.diagnostics));
+    // `id_clash` comes from the index (two sources holding one id), never from a parse.
+    all.push(makeDiagnostic("id_clash", { path: "p.md", params: { id: ID, other: "r:q.md" } }));
     for (const d of all) {
       seen.add(d.code);
       expect(d.message.en, d.code).not.toMatch(/\{\w+\}/);
