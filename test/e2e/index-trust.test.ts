@@ -336,6 +336,53 @@ describe("lore mcp sees new commits", () => {
   });
 });
 
+describe("cancellation of an index refresh over MCP", () => {
+  it("a cancelled recall commits nothing of its refresh; the next call answers normally", async () => {
+    const repo = await repoOf({ [`${K}/first.md`]: entry(9999, "The first deploy note.") });
+    await lore(["index", repo.dir]);
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [LORE_BIN, "mcp", "--repo", repo.dir],
+      env: sandbox.env,
+      cwd: sandbox.dir,
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "test", version: "1" });
+    await client.connect(transport);
+    try {
+      const recallIds = async (signal?: AbortSignal) =>
+        (
+          (
+            await client.callTool(
+              { name: "knowledge_recall", arguments: { query: "deploy", limit: 50 } },
+              undefined,
+              signal === undefined ? {} : { signal },
+            )
+          ).structuredContent as { total: number }
+        ).total;
+      expect(await recallIds()).toBe(1);
+      const files: Record<string, string> = {};
+      for (let n = 1; n <= 1500; n++) {
+        files[`${K}/e${n}.md`] = entry(n, `Deploy note ${n}. ${"word ".repeat(200)}`);
+      }
+      await repo.commit(files);
+      // HEAD moved: this call starts a refresh of 1500 files; cancel it at once.
+      const controller = new AbortController();
+      const cancelled = recallIds(controller.signal);
+      setTimeout(() => controller.abort(), 20);
+      await expect(cancelled).rejects.toThrow();
+      // Nothing of the refresh was committed: the previous index answers.
+      const between = JSON.parse((await lore(["recall", "first", "--json"])).stdout);
+      expect(between.total).toBe(1);
+      expect((await reposJson())[0]?.commit).toBe(repo.initial);
+      // The next call refreshes again and answers normally.
+      expect(await recallIds()).toBe(1501);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe("kill -9 during a refresh", () => {
   it("leaves the previous index readable", async () => {
     const files: Record<string, string> = {};
