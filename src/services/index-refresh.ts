@@ -165,14 +165,16 @@ export class IndexRefresher {
       const signature = state.watch.signature();
       if (signature !== state.seen) {
         state.seen = signature;
-        const moved = this.#refresh(state, signal).catch((error: unknown) => {
-          state.seen = undefined;
-          if (signal?.aborted !== true) this.#deps.logError(state.target, error);
-        });
-        state.moved = moved.finally(() => {
-          if (state.moved === tracked) state.moved = undefined;
-        });
-        const tracked = state.moved;
+        const moved: Promise<void> = this.#refresh(state, signal)
+          .catch((error: unknown) => {
+            // Tried again by the next read.
+            state.seen = undefined;
+            if (signal?.aborted !== true) this.#deps.logError(state.target, error);
+          })
+          .finally(() => {
+            if (state.moved === moved) state.moved = undefined;
+          });
+        state.moved = moved;
       }
       if (state.moved !== undefined) waits.push(state.moved);
     }
