@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { openGitRepo } from "../adapters/git-cli/git-cli-repo.js";
-import { HeadWatch } from "../adapters/git-cli/head-watch.js";
+import { HeadWatch, locateGitFolders } from "../adapters/git-cli/head-watch.js";
 import { indexSummary } from "../cli/index-summary.js";
 import type { ParseResult } from "../core/entry.js";
 import type { KnowledgeRoot } from "../core/knowledge-roots.js";
@@ -245,6 +245,8 @@ export async function composeLore(
           rootRepos,
           prune: (on) => pruneIndex(on, rootRepos, log),
           watchHead: async (target) => {
+            const found = locateGitFolders(target);
+            if (found !== undefined) return new HeadWatch(found);
             const repo = await openGitRepo(target).catch(() => undefined);
             if (repo === undefined) return undefined;
             try {
