@@ -6,10 +6,13 @@
  * and wrong files reported on every run, `get` printing the stored bytes, a read-only
  * root's note never shadowing a team entry, and `lore mcp` seeing a new commit.
  */
+
+import { spawn } from "node:child_process";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runGit } from "../../src/adapters/git-cli/run-git.js";
 import { makeRepo } from "../helpers/make-repo.js";
@@ -333,6 +336,50 @@ describe("lore mcp sees new commits", () => {
     }
     // The restart with nothing changed did no indexing work: no summary line for it.
     expect(stderr.match(/added/g) ?? []).toHaveLength(2);
+  });
+});
+
+describe("lore serve sees new commits", () => {
+  it("a commit made while serving is indexed before the next answer over HTTP", async () => {
+    const repo = await repoOf({ [`${K}/a.md`]: entry(1, "First deploy note.") });
+    const child = spawn(process.execPath, [LORE_BIN, "serve", "--port", "0", "--repo", repo.dir], {
+      cwd: sandbox.dir,
+      env: sandbox.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    const url = await new Promise<URL>((resolve, reject) => {
+      child.stderr?.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString("utf8");
+        const match = /serving MCP over HTTP at (http:\/\/\S+\/mcp)/.exec(stderr);
+        if (match?.[1]) resolve(new URL(match[1]));
+      });
+      child.on("close", (code) => reject(new Error(`lore serve exited ${code}: ${stderr}`)));
+    });
+    const exited = new Promise((resolve) => child.once("close", resolve));
+    try {
+      const ask = async () => {
+        const client = new Client({ name: "test", version: "1" });
+        await client.connect(new StreamableHTTPClientTransport(url));
+        try {
+          const answer = await client.callTool({
+            name: "knowledge_recall",
+            arguments: { query: "deploy" },
+          });
+          return (answer.structuredContent as { hits: { id: string }[] }).hits
+            .map((h) => h.id)
+            .sort();
+        } finally {
+          await client.close();
+        }
+      };
+      expect(await ask()).toEqual([id(1)]);
+      await repo.commit({ [`${K}/b.md`]: entry(2, "Second deploy note.") });
+      expect(await ask()).toEqual([id(1), id(2)]);
+    } finally {
+      child.kill("SIGTERM");
+      await exited;
+    }
   });
 });
 
