@@ -172,3 +172,19 @@ describe("two connections refreshing at once", () => {
     expect(second).toMatchObject({ current: true, read: 0 });
   });
 });
+
+describe("usage counters while a refresh holds the write lock", () => {
+  it("are kept and written with the next ones: a read never fails or waits", () => {
+    const file = join(work, "index.db");
+    const reader = openAt(file);
+    const writer = openAt(file);
+    expect(writer.tryBeginWrite()).toBe(true);
+    // Without the buffer these writes would fail with SQLITE_BUSY after the busy timeout.
+    reader.countShown("u", [id(1)], 1_000);
+    reader.countRead("u", id(1), 2_000);
+    expect(reader.stats("u")).toEqual([]);
+    writer.rollbackWrite();
+    reader.countShown("u", [id(1)], 3_000);
+    expect(reader.stats("u")).toMatchObject([{ entryId: id(1), shown: 2, read: 1 }]);
+  });
+});
