@@ -44,6 +44,7 @@ export interface ColdStartPeer {
  * @param dbFile - the SQLite file `lore mcp` uses (built by the first, untimed start).
  * @param peer - a peer server to measure the same way; a peer that fails is left out
  *   (its error in `peerError`), Lore's figures stay.
+ * @param baselineRoot - the package root of the minimal server's script. Default: `root`.
  * @throws Error when a Lore or minimal server fails to start or its first answer is an
  *   error result.
  */
@@ -53,8 +54,9 @@ export async function measureMcpColdStarts(
   dbFile: string,
   runs: number,
   peer?: ColdStartPeer,
+  baselineRoot: string = root,
 ): Promise<McpColdStartResult & { peerError?: string }> {
-  return coldStarts(repo, root, loreMcpTarget(repo, root, dbFile), runs, peer);
+  return coldStarts(repo, root, loreMcpTarget(repo, root, dbFile), runs, peer, baselineRoot);
 }
 
 /**
@@ -92,11 +94,12 @@ async function coldStarts(
   lore: ColdStartTarget,
   runs: number,
   peer: ColdStartPeer | undefined,
+  baselineRoot: string,
 ): Promise<McpColdStartResult & { peerError?: string }> {
   const query = COLD_START_QUERY;
   const minimal: ColdStartTarget = {
     command: process.execPath,
-    args: [join(root, "dist", "bench", "minimal-mcp-server.js")],
+    args: [join(baselineRoot, "dist", "bench", "minimal-mcp-server.js")],
     tool: "echo",
     toolArguments: { query },
   };

@@ -17,6 +17,8 @@ export interface CliContext {
   err(text: string): void;
   /** Writes raw text to stderr (progress lines that redraw with `\r`). */
   errRaw(text: string): void;
+  /** Writes text to stdout as is, no newline added (a file's bytes, `lore get`). */
+  outRaw?(text: string): void;
   /** True when stderr is a terminal (progress redraws in place). */
   errIsTTY: boolean;
   /** Reads the configuration once (`--config`, `LORE_CONFIG`, `./lore.toml`, XDG). */

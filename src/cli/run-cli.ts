@@ -117,6 +117,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     out,
     err,
     errRaw: (text) => void io.stderr.write(text),
+    outRaw: (text) => void io.stdout.write(text),
     errIsTTY: io.stderr.isTTY === true,
     settings() {
       if (!settings) {

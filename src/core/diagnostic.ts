@@ -40,6 +40,8 @@ export const DIAGNOSTIC_CODES = {
   summary_too_long: "info",
   no_contract: "info",
   bom_removed: "info",
+  // another source (repository or knowledge root) holds the same id: both are kept
+  id_clash: "info",
 } as const;
 
 /** One diagnostic code from {@link DIAGNOSTIC_CODES}. */
@@ -153,6 +155,10 @@ const TEMPLATES: Record<DiagnosticCode, LocalizedText> = {
   duplicate_id: {
     en: "id {id} is already used by {other}; skipped",
     ru: "идентификатор {id} уже занят файлом {other}; пропущен",
+  },
+  id_clash: {
+    en: "id {id} is also held by {other}; both are kept — give one of them a new id (lore id)",
+    ru: "идентификатор {id} есть и в {other}; сохранены обе — дайте одной новый (lore id)",
   },
   empty_body: {
     en: "the body is empty; an entry needs text",

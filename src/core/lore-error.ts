@@ -18,6 +18,8 @@ export const ERROR_CODES = {
   not_a_repository: "invalid_input",
   path_not_found: "not_found",
   entry_not_found: "not_found",
+  repo_not_indexed: "not_found",
+  ambiguous_id: "conflict",
   file_exists: "conflict",
   root_args_conflict: "invalid_input",
   path_outside_root: "invalid_input",
@@ -85,6 +87,14 @@ const MESSAGES: Record<ErrorCode, LocalizedText> = {
     ru: "нет такого файла или папки: {path}",
   },
   entry_not_found: { en: "no entry with id {id}", ru: "нет записи с идентификатором {id}" },
+  repo_not_indexed: {
+    en: "no indexed repository is {repo}; see lore repos",
+    ru: "среди проиндексированных нет репозитория {repo}; см. lore repos",
+  },
+  ambiguous_id: {
+    en: "id {id} is held by entries of {count} sources ({repos}); name one with --repo",
+    ru: "идентификатор {id} есть у записей {count} источников ({repos}); выберите один через --repo",
+  },
   file_exists: { en: "{path} already exists", ru: "{path} уже существует" },
   root_args_conflict: {
     en: "give knowledge_root_id or knowledge_path, not both",

@@ -1,4 +1,4 @@
-import type { DiagnosticDetails } from "./diagnostic.js";
+import { type Diagnostic, type DiagnosticDetails, makeDiagnostic } from "./diagnostic.js";
 import { type ContractClause, KNOWN_MECHANISMS } from "./entry.js";
 import {
   controlHint,
@@ -31,6 +31,12 @@ export interface ContractChecks {
   report: Report;
   /** Called for each unknown param key of a known mechanism. */
   onUnknownKey: () => void;
+  /**
+   * The mechanisms this version knows. Default: {@link KNOWN_MECHANISMS}. A narrower set
+   * reads a file as an older version would (used to test that an entry comes alive after
+   * an upgrade, seed 004 "после обновления сервера она оживает сама").
+   */
+  mechanisms?: readonly string[];
 }
 
 /**
@@ -50,7 +56,7 @@ export interface ContractChecks {
  */
 export function readContract(
   raw: unknown,
-  { position, locator, fail, report, onUnknownKey }: ContractChecks,
+  { position, locator, fail, report, onUnknownKey, mechanisms = KNOWN_MECHANISMS }: ContractChecks,
 ): { clauses: ContractClause[]; unmet: string[] } | undefined {
   if (raw === undefined || raw === null) return { clauses: [], unmet: [] };
   if (!Array.isArray(raw)) {
@@ -95,7 +101,7 @@ export function readContract(
     }
     clauses.push({ mechanism, params });
     const known = MECHANISM_PARAMS[mechanism];
-    if (!(KNOWN_MECHANISMS as readonly string[]).includes(mechanism) || known === undefined) {
+    if (!mechanisms.includes(mechanism) || known === undefined) {
       if (!unmet.includes(mechanism)) unmet.push(mechanism);
       report("unknown_mechanism", {
         ...position,
@@ -200,5 +206,66 @@ function scalarHint(value: unknown, en: string, ru: string): Hint {
   return {
     hint: ` — ${en} is a ${list ? "list" : "mapping"}`,
     hint_ru: ` — ${ru}: ${list ? "список" : "набор ключей"}`,
+  };
+}
+
+/** What {@link evaluateContract} finds. */
+export interface ContractEvaluation {
+  /** Reachable under `mechanisms`: a non-empty contract, every mechanism known, no unknown key. */
+  reachable: boolean;
+  /** Mechanisms of the contract `mechanisms` lacks (unique, in file order). */
+  unmet: string[];
+  /** True when a clause of a now-known mechanism has wrong params (the file is then *wrong*). */
+  wrong: boolean;
+  /** The contract's diagnostics under `mechanisms` (without line numbers). */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Re-reads a stored contract (as written) against a mechanism set, so that reachability
+ * follows the running version without the file being read again (seed 004, "Строго на
+ * запись, терпимо на чтение": «после обновления сервера она оживает сама, без пересборки
+ * указателя»). Pure.
+ *
+ * @param contract - the clauses as stored.
+ * @param hasUnknownKey - whether the entry has a top-level key this version does not know.
+ * @param mechanisms - the mechanisms of the running version.
+ * @param path - copied into the diagnostics.
+ */
+export function evaluateContract(
+  contract: readonly ContractClause[],
+  hasUnknownKey: boolean,
+  mechanisms: readonly string[],
+  path?: string,
+): ContractEvaluation {
+  const diagnostics: Diagnostic[] = [];
+  let wrong = false;
+  let unknownParam = false;
+  const add = (code: Parameters<Report>[0], details: DiagnosticDetails) =>
+    diagnostics.push(makeDiagnostic(code, path === undefined ? details : { ...details, path }));
+  const read = readContract(contract, {
+    position: {},
+    locator: { lineOfKey: () => undefined, commentItems: () => [] },
+    fail: (code, details) => {
+      wrong = true;
+      add(code, details);
+    },
+    report: add,
+    onUnknownKey: () => {
+      unknownParam = true;
+    },
+    mechanisms,
+  });
+  const unmet = read?.unmet ?? [];
+  return {
+    reachable:
+      read !== undefined &&
+      contract.length > 0 &&
+      unmet.length === 0 &&
+      !hasUnknownKey &&
+      !unknownParam,
+    unmet,
+    wrong: wrong || read === undefined,
+    diagnostics,
   };
 }

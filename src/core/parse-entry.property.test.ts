@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DIAGNOSTIC_CODES } from "./diagnostic.js";
+import { DIAGNOSTIC_CODES, makeDiagnostic } from "./diagnostic.js";
 import type { ParseResult } from "./entry.js";
 import { escapeFileName, fileNameNotUtf8 } from "./file-name.js";
 import { parseBatch } from "./parse-batch.js";
@@ -173,6 +173,8 @@ describe("every diagnostic code", () => {
     all.push(...batch.diagnostics, ...batch.skipped.flatMap((s) => s.diagnostics));
     // Found by the folder walk (check, folder indexing), not by the parser.
     all.push(fileNameNotUtf8(escapeFileName(new Uint8Array([0x63, 0xe9, 0x2e, 0x6d, 0x64]))));
+    // `id_clash` comes from the index (two sources holding one id), never from a parse.
+    all.push(makeDiagnostic("id_clash", { path: "p.md", params: { id: ID, other: "r:q.md" } }));
     for (const d of all) {
       seen.add(d.code);
       expect(d.message.en, d.code).not.toMatch(/\{\w+\}/);

@@ -44,6 +44,8 @@ export interface ParseOptions {
   mode: ParseMode;
   /** The file's path, copied into every diagnostic. Default: none. */
   path?: string;
+  /** The mechanisms this version knows (see `readContract`). Default: `KNOWN_MECHANISMS`. */
+  mechanisms?: readonly string[];
 }
 
 /**
@@ -103,7 +105,7 @@ export function parseEntry(input: Uint8Array | string, opts: ParseOptions): Pars
   if (frontmatter === undefined) return finish(opts.mode, diagnostics);
 
   const locator = createFrontmatterLocator(parts.yaml);
-  const fields = readFields(frontmatter, locator, report);
+  const fields = readFields(frontmatter, locator, report, opts.mechanisms);
   // A wrong file is skipped: notes about its summary or contract would only be noise.
   if (fields === undefined || parts.body === "") return finish(opts.mode, diagnostics);
   const { summary, notes } = resolveSummary(fields.summary, parts.body);
@@ -173,6 +175,7 @@ function readFields(
   frontmatter: Record<string, unknown>,
   locator: FrontmatterLocator,
   report: Report,
+  mechanisms?: readonly string[],
 ): Fields | undefined {
   let wrong = false;
   let hasUnknownKey = false;
@@ -222,6 +225,7 @@ function readFields(
     onUnknownKey: () => {
       hasUnknownKey = true;
     },
+    ...(mechanisms === undefined ? {} : { mechanisms }),
   });
 
   const rawLinks = field("links");

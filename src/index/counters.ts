@@ -11,6 +11,11 @@
  * process always sees its own counts; another process sees them at most
  * {@link FLUSH_DELAY_MS} later. A process killed before the flush loses those counts
  * (usage statistics, never knowledge).
+ *
+ * The timed write never waits on another writer: while a refresh holds the write lock (a
+ * long transaction, see `services/index-refresh.ts`) it tries with no busy timeout and, if
+ * the file is locked, keeps the counts queued and tries again {@link FLUSH_DELAY_MS} later.
+ * A read therefore never fails or stalls because the index is being refreshed.
  */
 import type { SqliteDatabase } from "./sqlite-database.js";
 
@@ -112,10 +117,12 @@ export class Counters {
   /**
    * Writes the queued counts in one transaction, in the order they were counted.
    *
+   * @param options - `wait: false` tries once without waiting out the busy timeout (the
+   *   timed write); default: wait as any writer does.
    * @throws the SQLite error of the write (e.g. `SQLITE_BUSY` past the busy timeout); the
    *   counts stay queued for the next flush.
    */
-  flush(): void {
+  flush(options: { wait?: boolean } = {}): void {
     if (this.#timer !== undefined) {
       clearTimeout(this.#timer);
       this.#timer = undefined;
@@ -133,6 +140,7 @@ export class Counters {
       };
       // Inside a caller's transaction the counts join it; else they get one of their own.
       if (this.#db.inTransaction) write();
+      else if (options.wait === false) this.#writeNow(write);
       else this.#db.transaction(write).immediate();
     } catch (error) {
       this.#pending = batch.concat(this.#pending).slice(0, MAX_PENDING);
@@ -140,16 +148,32 @@ export class Counters {
     }
   }
 
+  /** One write transaction with no busy timeout: `SQLITE_BUSY` at once when locked. */
+  #writeNow(write: () => void): void {
+    const timeout = this.#db.pragma("busy_timeout", { simple: true }) as number;
+    this.#db.pragma("busy_timeout = 0");
+    try {
+      this.#db.transaction(write).immediate();
+    } finally {
+      this.#db.pragma(`busy_timeout = ${timeout}`);
+    }
+  }
+
   #queue(count: PendingCount): void {
     if (this.#pending.length >= MAX_PENDING) return;
     this.#pending.push(count);
+    this.#arm();
+  }
+
+  #arm(): void {
     if (this.#timer !== undefined) return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       try {
-        this.flush();
+        this.flush({ wait: false });
       } catch {
-        // Kept queued (see flush); retried with the next count, or by stats or close.
+        // Kept queued (see flush): a writer holds the lock; try again a little later.
+        if (this.#db.open && this.#pending.length > 0) this.#arm();
       }
     }, FLUSH_DELAY_MS);
     // Pending counts never keep a process alive: `close` writes them.

@@ -88,7 +88,7 @@ describe("EntryIndex files", () => {
     expect(index.listFiles("r").size).toBe(0);
   });
 
-  it("keeps one file per id: a second holder is skipped with duplicate_id", () => {
+  it("keeps one file per id within a source: a second holder is skipped with duplicate_id", () => {
     index.putFile({
       repo: "r",
       path: "a.md",
@@ -97,7 +97,7 @@ describe("EntryIndex files", () => {
       diagnostics: [],
     });
     const result = index.putFile({
-      repo: "r2",
+      repo: "r",
       path: "b.md",
       blobSha: SHA(2),
       parsed: parsed(ID1, "B"),
@@ -105,10 +105,26 @@ describe("EntryIndex files", () => {
     });
     expect(result).toEqual({ stored: "skipped", duplicateOf: { repo: "r", path: "a.md" } });
     expect(index.getEntry(ID1)?.path).toBe("a.md");
-    const report = index.fileReports("r2")[0];
+    const report = index.fileReports("r").find((f) => f.path === "b.md");
     expect(report?.entryId).toBeNull();
     expect(report?.diagnostics.map((d) => d.code)).toEqual(["duplicate_id"]);
-    expect(index.idOwners([ID1, ID2])).toEqual(new Map([[ID1, { repo: "r", path: "a.md" }]]));
+    expect(index.idOwners("r", [ID1, ID2])).toEqual(new Map([[ID1, { repo: "r", path: "a.md" }]]));
+    // another source holding the same id is kept beside it: a clash, never a shadow
+    expect(
+      index.putFile({
+        repo: "r2",
+        path: "b.md",
+        blobSha: SHA(2),
+        parsed: parsed(ID1, "B"),
+        diagnostics: [],
+      }),
+    ).toEqual({ stored: "entry" });
+    expect(index.entriesById(ID1).map((e) => `${e.repo}:${e.path}`)).toEqual(["r:a.md", "r2:b.md"]);
+    expect(index.clashes("r2")).toEqual([
+      { id: ID1, path: "b.md", otherRepo: "r", otherPath: "a.md" },
+    ]);
+    index.deleteFile("r2", "b.md");
+    index.deleteFile("r", "b.md");
     // a rename: the old path goes, the new one takes the id
     index.transaction(() => {
       index.deleteFile("r", "a.md");
@@ -120,7 +136,7 @@ describe("EntryIndex files", () => {
         diagnostics: [],
       });
     });
-    expect(index.idOwners([ID1]).get(ID1)).toEqual({ repo: "r", path: "c.md" });
+    expect(index.idOwners("r", [ID1]).get(ID1)).toEqual({ repo: "r", path: "c.md" });
   });
 
   it("returns the whole entry with its report", () => {

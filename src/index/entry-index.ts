@@ -4,9 +4,15 @@
  * file. Git is the source of truth: deleting the file and re-indexing gives the same answers.
  */
 import { type Diagnostic, makeDiagnostic } from "../core/diagnostic.js";
-import type { ContractClause, Origin, ParsedEntry } from "../core/entry.js";
+import {
+  type ContractClause,
+  KNOWN_MECHANISMS,
+  type Origin,
+  type ParsedEntry,
+} from "../core/entry.js";
 import { entryText, type IndexDocument, indexDocument } from "../core/index-document.js";
 import { LoreError } from "../core/lore-error.js";
+import { evaluateContract } from "../core/parse-contract.js";
 import { ContractLookup, FIRED_ENTRIES_TABLE } from "./contract-lookup.js";
 import { type CounterRow, Counters } from "./counters.js";
 import { migrate } from "./migrate.js";
@@ -33,8 +39,52 @@ export interface FileRecord {
 export interface PutResult {
   /** `entry` when the entry was stored, `skipped` when only the file and its report were. */
   stored: "entry" | "skipped";
-  /** When the entry's id is held by another file: that file (the entry is then skipped). */
+  /** When the entry's id is held by another file of the same source: that file (the entry is then skipped). */
   duplicateOf?: { repo: string; path: string };
+}
+
+/** The kind of an indexed source. */
+export type RepositoryKind = "git" | "folder" | "root";
+
+/** One indexed source (a row of `repositories`, migration 4). */
+export interface RepositoryRecord {
+  /** The identity: the name its files are stored under (see `core/repo-identity.ts`). */
+  repo: string;
+  /** The absolute folder it was last read from. */
+  path: string;
+  kind: RepositoryKind;
+  /** The commit indexed; `null` for a folder, a root or the working files (`--worktree`). */
+  commit: string | null;
+  /** When it was last indexed, ms since the epoch. */
+  indexedAt: number;
+}
+
+/** A repository with its counts, as `lore repos` lists it. */
+export interface RepositoryListing extends RepositoryRecord {
+  /** Stored entries. */
+  entries: number;
+  /** Stored files that are *wrong* (skipped). */
+  skipped: number;
+}
+
+/** An id held by entries of two sources (never resolved: both are kept). */
+export interface IdClash {
+  id: string;
+  /** The file of the source asked about. */
+  path: string;
+  /** The other source and its file. */
+  otherRepo: string;
+  otherPath: string;
+}
+
+/** Options of {@link openIndex}. */
+export interface OpenIndexOptions {
+  /**
+   * The mechanisms of the running version. Default: `KNOWN_MECHANISMS`. When the file's
+   * entries were evaluated with another set, the entries that use a mechanism of the
+   * difference are re-evaluated as the file opens (see {@link EntryIndex.reevaluate}).
+   */
+  mechanisms?: readonly string[];
 }
 
 /** An entry as stored, with where it lives and its file's report. */
@@ -92,13 +142,16 @@ export class EntryIndex {
   readonly text: TextSearch;
   /** Contract lookups (see `contract-lookup.ts`). */
   readonly contracts: ContractLookup;
+  /** The mechanisms of the running version (see {@link OpenIndexOptions}). */
+  readonly mechanisms: readonly string[];
   readonly #db: SqliteDatabase;
   readonly #counters: Counters;
   readonly #sql;
 
   /** @param db - an open, migrated database (see {@link openIndex}). */
-  constructor(db: SqliteDatabase) {
+  constructor(db: SqliteDatabase, options: OpenIndexOptions = {}) {
     this.#db = db;
+    this.mechanisms = [...(options.mechanisms ?? KNOWN_MECHANISMS)].sort();
     db.exec(FIRED_ENTRIES_TABLE);
     this.text = new TextSearch(db);
     this.contracts = new ContractLookup(db);
@@ -118,11 +171,11 @@ export class EntryIndex {
         "INSERT INTO entry_text (entry_text, rowid, summary, body) VALUES ('delete', ?, ?, ?)",
       ),
       ownerOf: p(
-        "SELECT e.file_id AS fileId, f.repo, f.path FROM entries e JOIN files f USING (file_id) WHERE e.id = ?",
+        "SELECT e.file_id AS fileId, f.repo, f.path FROM entries e JOIN files f USING (file_id) WHERE e.repo = ? AND e.id = ?",
       ),
       insertEntry: p(
-        `INSERT INTO entries (file_id, id, origin, links, summary, summary_override, body, contract,
-           unknown_keys, reachable, unmet_mechanisms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO entries (file_id, repo, id, origin, links, summary, summary_override, body, contract,
+           unknown_keys, reachable, unmet_mechanisms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       insertText: p("INSERT INTO entry_text (rowid, summary, body) VALUES (?, ?, ?)"),
       insertWord: p(
@@ -132,13 +185,47 @@ export class EntryIndex {
         "INSERT OR IGNORE INTO contract_tools (name, file_id, entry_id) VALUES (?, ?, ?)",
       ),
       owners: p(
-        "SELECT e.id, f.repo, f.path FROM entries e JOIN files f USING (file_id) WHERE e.id IN (SELECT value FROM json_each(?))",
+        "SELECT e.id, f.repo, f.path FROM entries e JOIN files f USING (file_id) WHERE e.repo = ? AND e.id IN (SELECT value FROM json_each(?))",
       ).raw(),
+      clashes: p(
+        `SELECT e.id, f.path, o.repo AS otherRepo, g.path AS otherPath
+         FROM entries e JOIN files f ON f.file_id = e.file_id
+         JOIN entries o ON o.id = e.id AND o.repo <> e.repo JOIN files g ON g.file_id = o.file_id
+         WHERE e.repo = ? ORDER BY f.path, o.repo`,
+      ),
+      repository: p(
+        "SELECT repo, path, kind, commit_sha AS 'commit', indexed_at AS indexedAt FROM repositories WHERE repo = ?",
+      ),
+      repositoryByPath: p(
+        "SELECT repo, path, kind, commit_sha AS 'commit', indexed_at AS indexedAt FROM repositories WHERE path = ? ORDER BY indexed_at DESC",
+      ),
+      repositories: p(
+        `SELECT r.repo, r.path, r.kind, r.commit_sha AS 'commit', r.indexed_at AS indexedAt,
+           (SELECT count(*) FROM entries e WHERE e.repo = r.repo) AS entries,
+           -- files minus entries: two counts over covering indexes, no entry row is read
+           (SELECT count(*) FROM files f WHERE f.repo = r.repo)
+             - (SELECT count(*) FROM entries e WHERE e.repo = r.repo) AS skipped
+         FROM repositories r ORDER BY r.kind = 'root', r.repo`,
+      ),
+      repositoryRows: p(
+        "SELECT repo, path, kind, commit_sha AS 'commit', indexed_at AS indexedAt FROM repositories ORDER BY repo",
+      ),
+      upsertRepository: p(
+        `INSERT INTO repositories (repo, path, kind, commit_sha, indexed_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (repo) DO UPDATE SET path = excluded.path, kind = excluded.kind,
+           commit_sha = excluded.commit_sha, indexed_at = excluded.indexed_at`,
+      ),
+      deleteRepository: p("DELETE FROM repositories WHERE repo = ?"),
+      filePathsOf: p("SELECT path FROM files WHERE repo = ?").pluck(),
+      metaGet: p("SELECT value FROM meta WHERE key = ?").pluck(),
+      metaSet: p(
+        "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+      ),
       entryById: p(
         `SELECT e.id, f.repo, f.path, f.blob_sha AS blobSha, e.origin, e.links, e.summary,
            e.summary_override AS summaryOverride, e.body, e.contract, e.unknown_keys AS unknownKeys,
            e.reachable, e.unmet_mechanisms AS unmetMechanisms, f.report
-         FROM entries e JOIN files f USING (file_id) WHERE e.id = ?`,
+         FROM entries e JOIN files f USING (file_id) WHERE e.id = ? ORDER BY f.repo`,
       ),
       hits: p(
         `SELECT f.file_id AS fileId, e.id, f.repo, f.path, e.summary, e.origin, e.reachable
@@ -154,6 +241,10 @@ export class EntryIndex {
          FROM files f LEFT JOIN entries e USING (file_id) WHERE f.repo = ? ORDER BY f.path`,
       ),
       entryCount: p("SELECT count(*) FROM entries").pluck(),
+      skippedOf: p(
+        `SELECT f.path, f.report FROM files f WHERE f.repo = ?
+           AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.file_id = f.file_id)`,
+      ).raw(),
     };
   }
 
@@ -186,7 +277,7 @@ export class EntryIndex {
       let diagnostics = file.diagnostics;
       let duplicateOf: { repo: string; path: string } | undefined;
       if (file.parsed !== undefined) {
-        const owner = sql.ownerOf.get(file.parsed.entry.id) as
+        const owner = sql.ownerOf.get(file.repo, file.parsed.entry.id) as
           | { fileId: number; repo: string; path: string }
           | undefined;
         if (owner !== undefined && owner.fileId !== existing?.fileId) {
@@ -215,16 +306,22 @@ export class EntryIndex {
           ? { stored: "skipped" }
           : { stored: "skipped", duplicateOf };
       }
-      this.#insertEntry(fileId, file.parsed, file.document ?? indexDocument(file.parsed));
+      this.#insertEntry(
+        fileId,
+        file.repo,
+        file.parsed,
+        file.document ?? indexDocument(file.parsed),
+      );
       return { stored: "entry" };
     });
   }
 
-  #insertEntry(fileId: number, parsed: ParsedEntry, doc: IndexDocument): void {
+  #insertEntry(fileId: number, repo: string, parsed: ParsedEntry, doc: IndexDocument): void {
     const { entry } = parsed;
     const sql = this.#sql;
     sql.insertEntry.run(
       fileId,
+      repo,
       entry.id,
       entry.origin,
       JSON.stringify(entry.links),
@@ -306,15 +403,51 @@ export class EntryIndex {
   }
 
   /**
-   * Which file holds each id now.
+   * Starts an outer write transaction (`BEGIN IMMEDIATE`) without waiting: a whole refresh
+   * runs in it, every `transaction` call joining, so it commits all or nothing and a
+   * reader on another connection sees the previous index until {@link commitWrite}.
    *
-   * @param ids - entry ids.
-   * @returns id → its file; ids held by no file are absent.
+   * @returns false when another connection holds the write lock (try again later).
+   * @throws the SQLite error of anything but a busy database.
    */
-  idOwners(ids: readonly string[]): Map<string, { repo: string; path: string }> {
+  tryBeginWrite(): boolean {
+    const timeout = this.#db.pragma("busy_timeout", { simple: true }) as number;
+    this.#db.pragma("busy_timeout = 0");
+    try {
+      this.#db.exec("BEGIN IMMEDIATE");
+      return true;
+    } catch (error) {
+      if (isBusy(error)) return false;
+      throw error;
+    } finally {
+      this.#db.pragma(`busy_timeout = ${timeout}`);
+    }
+  }
+
+  /** Commits the transaction of {@link tryBeginWrite}. */
+  commitWrite(): void {
+    this.#db.exec("COMMIT");
+  }
+
+  /** Rolls back the transaction of {@link tryBeginWrite}, when one is open. */
+  rollbackWrite(): void {
+    if (this.#db.inTransaction) this.#db.exec("ROLLBACK");
+  }
+
+  /**
+   * Which file of a source holds each id now (ids are unique per source, migration 4).
+   *
+   * @param source - the repository (identity) or root (`root:<id>`).
+   * @param ids - entry ids.
+   * @returns id → its file; ids held by no file of the source are absent.
+   */
+  idOwners(source: string, ids: readonly string[]): Map<string, { repo: string; path: string }> {
     const out = new Map<string, { repo: string; path: string }>();
     if (ids.length === 0) return out;
-    for (const [id, repo, path] of this.#sql.owners.all(JSON.stringify(ids)) as string[][]) {
+    for (const [id, repo, path] of this.#sql.owners.all(
+      source,
+      JSON.stringify(ids),
+    ) as string[][]) {
       out.set(id as string, { repo: repo as string, path: path as string });
     }
     return out;
@@ -326,9 +459,22 @@ export class EntryIndex {
    * @param id - the entry id.
    * @returns the entry, or `undefined` when no file holds it.
    */
-  getEntry(id: string): StoredEntry | undefined {
-    const row = this.#sql.entryById.get(id) as Row | undefined;
-    if (row === undefined) return undefined;
+  getEntry(id: string, repo?: string): StoredEntry | undefined {
+    const all = this.entriesById(id);
+    return repo === undefined ? all[0] : all.find((entry) => entry.repo === repo);
+  }
+
+  /**
+   * Every stored entry holding an id: one per source at most (ids are unique per source;
+   * two sources holding one id is a clash, reported and never resolved), by repository.
+   *
+   * @param id - the entry id.
+   */
+  entriesById(id: string): StoredEntry[] {
+    return (this.#sql.entryById.all(id) as Row[]).map((row) => this.#toStored(row));
+  }
+
+  #toStored(row: Row): StoredEntry {
     const entry: StoredEntry = {
       id: row.id as string,
       repo: row.repo as string,
@@ -388,6 +534,168 @@ export class EntryIndex {
       entryId: (row.entryId as string | null) ?? null,
       diagnostics: JSON.parse(row.report as string) as Diagnostic[],
     }));
+  }
+
+  /**
+   * Records that a source was indexed (or is being: inside the run's transaction).
+   *
+   * @param record - identity, folder, kind, commit (`null` for files read from the disk) and time.
+   */
+  putRepository(record: RepositoryRecord): void {
+    this.#sql.upsertRepository.run(
+      record.repo,
+      record.path,
+      record.kind,
+      record.commit,
+      record.indexedAt,
+    );
+  }
+
+  /** The row of a source, by identity. */
+  repository(repo: string): RepositoryRecord | undefined {
+    return this.#sql.repository.get(repo) as RepositoryRecord | undefined;
+  }
+
+  /** The sources last read from a folder (normally one), newest first. */
+  repositoriesAt(path: string): RepositoryRecord[] {
+    return this.#sql.repositoryByPath.all(path) as RepositoryRecord[];
+  }
+
+  /** Every indexed source, without counts (cheap: no entry is read). */
+  repositoryRecords(): RepositoryRecord[] {
+    return this.#sql.repositoryRows.all() as RepositoryRecord[];
+  }
+
+  /** Every indexed source with its counts: repositories and folders first, then roots. */
+  repositories(): RepositoryListing[] {
+    return this.#sql.repositories.all() as RepositoryListing[];
+  }
+
+  /**
+   * Drops a source: every stored file, entry, full-text row and lookup row of it, and its
+   * row in `repositories`, in one transaction (counters stay, keyed by entry id).
+   *
+   * @param repo - the identity.
+   * @returns the number of files dropped.
+   */
+  forgetRepository(repo: string): number {
+    return this.transaction(() => {
+      const paths = this.#sql.filePathsOf.all(repo) as string[];
+      for (const path of paths) this.deleteFile(repo, path);
+      this.#sql.deleteRepository.run(repo);
+      return paths.length;
+    });
+  }
+
+  /**
+   * The ids a source's entries share with entries of other sources (both are kept: a clash
+   * is reported, never resolved by indexing order).
+   *
+   * @param repo - the source.
+   */
+  clashes(repo: string): IdClash[] {
+    return this.#sql.clashes.all(repo) as IdClash[];
+  }
+
+  /**
+   * Re-evaluates reachability against {@link mechanisms} when the file's entries were last
+   * evaluated with another set (seed 004: «после обновления сервера она оживает сама, без
+   * пересборки указателя»): only the entries whose stored contract (kept as written) uses a
+   * mechanism of the difference are read; each gets its `reachable`, `unmet_mechanisms`,
+   * report and contract lookup rows anew; one whose params are *wrong* for a mechanism it
+   * now knows is dropped to a skipped file, as a parse by this version would. Runs in one
+   * transaction, then stores the set; a second process opening at once finds it done.
+   *
+   * @returns the number of entries re-evaluated (0 when the set is unchanged).
+   */
+  reevaluate(): number {
+    const wanted = this.mechanisms.join(",");
+    const stored = this.#sql.metaGet.get("mechanisms") as string | undefined;
+    if (stored === wanted) return 0;
+    return this.transaction(() => {
+      const now = this.#sql.metaGet.get("mechanisms") as string | undefined;
+      if (now === wanted) return 0;
+      // A file written before the set was stored was evaluated with this version's set.
+      const before = now === undefined ? [...KNOWN_MECHANISMS] : now.split(",").filter(Boolean);
+      const changed = [
+        ...before.filter((m) => !this.mechanisms.includes(m)),
+        ...this.mechanisms.filter((m) => !before.includes(m)),
+      ];
+      let count = 0;
+      if (changed.length > 0) {
+        const rows = this.#db
+          .prepare(
+            `SELECT DISTINCT e.file_id AS fileId, e.repo, f.path, f.blob_sha AS blobSha, e.id,
+               e.origin, e.links, e.summary, e.summary_override AS summaryOverride, e.body,
+               e.contract, e.unknown_keys AS unknownKeys, f.report
+             FROM entries e JOIN files f USING (file_id), json_each(e.contract) c
+             WHERE c.value ->> 'mechanism' IN (SELECT value FROM json_each(?))`,
+          )
+          .all(JSON.stringify(changed)) as Row[];
+        for (const row of rows) {
+          this.#reevaluateRow(row);
+          count++;
+        }
+      }
+      this.#sql.metaSet.run("mechanisms", wanted);
+      return count;
+    });
+  }
+
+  #reevaluateRow(row: Row): void {
+    const contract = JSON.parse(row.contract as string) as ContractClause[];
+    const unknownKeys = JSON.parse(row.unknownKeys as string) as Record<string, unknown>;
+    const path = row.path as string;
+    const result = evaluateContract(
+      contract,
+      Object.keys(unknownKeys).length > 0,
+      this.mechanisms,
+      path,
+    );
+    const kept = (JSON.parse(row.report as string) as Diagnostic[]).filter(
+      (d) =>
+        !(
+          (d.code === "unknown_mechanism" || d.code === "invalid_mechanism_params") &&
+          d.at?.startsWith("contract[")
+        ) && !(d.code === "unknown_key" && d.at?.startsWith("contract[")),
+    );
+    const diagnostics = [...kept, ...result.diagnostics];
+    const entry = {
+      id: row.id as string,
+      contract,
+      origin: row.origin as Origin,
+      links: JSON.parse(row.links as string) as string[],
+      unknownKeys,
+      body: row.body as string,
+      ...(row.summaryOverride === null ? {} : { summary: row.summaryOverride as string }),
+    };
+    const parsed: ParsedEntry = {
+      entry,
+      summary: row.summary as string,
+      reachable: result.reachable,
+      unmetMechanisms: result.unmet,
+    };
+    this.putFile({
+      repo: row.repo as string,
+      path,
+      blobSha: row.blobSha as string,
+      ...(result.wrong ? {} : { parsed }),
+      diagnostics,
+    });
+  }
+
+  /**
+   * The reports of a source's *wrong* files (stored without an entry).
+   *
+   * @param repo - the source.
+   * @returns path → diagnostics.
+   */
+  skippedReports(repo: string): Map<string, Diagnostic[]> {
+    const out = new Map<string, Diagnostic[]>();
+    for (const [path, report] of this.#sql.skippedOf.all(repo) as [string, string][]) {
+      out.set(path, JSON.parse(report) as Diagnostic[]);
+    }
+    return out;
   }
 
   /** The number of stored entries (reachable or not). */
@@ -483,21 +791,31 @@ export class EntryIndex {
 }
 
 /**
- * Opens (creating when absent) the index in a SQLite file and brings its schema up to date
- * (see `migrate.ts`).
+ * Opens (creating when absent) the index in a SQLite file, brings its schema up to date
+ * (see `migrate.ts`) and its reachability up to the running mechanism set (see
+ * {@link EntryIndex.reevaluate}).
  *
  * @param file - the database file (its folder must exist), or `:memory:`.
+ * @param options - see {@link OpenIndexOptions}.
  * @returns the index.
  * @throws LoreError `index_failed` when the file cannot be opened or migrated.
  */
-export function openIndex(file: string): EntryIndex {
+export function openIndex(file: string, options: OpenIndexOptions = {}): EntryIndex {
   const db = openSqliteDatabase(file);
   try {
     migrate(db);
-    return new EntryIndex(db);
+    const index = new EntryIndex(db, options);
+    index.reevaluate();
+    return index;
   } catch (error) {
     db.close();
     if (error instanceof LoreError) throw error;
     throw new LoreError("index_failed", { reason: String(error) }, { cause: error });
   }
+}
+
+/** Whether an error is SQLite's "database is locked" (`SQLITE_BUSY`, any extended code). */
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && code.startsWith("SQLITE_BUSY");
 }

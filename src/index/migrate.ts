@@ -5,6 +5,7 @@ import { LoreError } from "../core/lore-error.js";
 import { MIGRATION_001 } from "./migrations/001-initial.js";
 import { migration002 } from "./migrations/002-fts-delete.js";
 import { migration003 } from "./migrations/003-word-keys.js";
+import { MIGRATION_004 } from "./migrations/004-repositories.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
 
 /** One migration: SQL to run, or a step that runs statements itself (in the transaction). */
@@ -14,7 +15,12 @@ export type Migration = string | ((db: SqliteDatabase) => void);
  * The migrations in order: migration `i` (0-based) brings the schema from version `i` to
  * `i + 1`. Append only; never edit a shipped one.
  */
-export const MIGRATIONS: readonly Migration[] = [MIGRATION_001, migration002, migration003];
+export const MIGRATIONS: readonly Migration[] = [
+  MIGRATION_001,
+  migration002,
+  migration003,
+  MIGRATION_004,
+];
 
 /** The schema version this build of Lore writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,20 +1,30 @@
-import { existsSync, mkdirSync, realpathSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
-import type { GitCliRepo } from "../adapters/git-cli/git-cli-repo.js";
+import { HeadWatch, locateGitFolders } from "../adapters/git-cli/head-watch.js";
 import { indexSummary } from "../cli/index-summary.js";
 import type { ParseResult } from "../core/entry.js";
 import { wikiRepoName } from "../core/hit-source.js";
 import type { KnowledgeRoot } from "../core/knowledge-roots.js";
 import type { Lang } from "../core/localized-text.js";
-import { fromSqliteError, isLoreError } from "../core/lore-error.js";
+import { fromSqliteError, isLoreError, LoreError } from "../core/lore-error.js";
+import { rootRepoName } from "../core/root-repo-name.js";
 import { resolveRoot } from "../core/root-resolution.js";
-import { type EntryIndex, openIndex } from "../index/entry-index.js";
+import {
+  type EntryIndex,
+  type OpenIndexOptions,
+  openIndex,
+  type RepositoryListing,
+} from "../index/entry-index.js";
 import type { FederationPort } from "../mcp/federation-port.js";
 import type { KnowledgePort, RecallArgs } from "../mcp/knowledge-port.js";
 import type { ToolNames } from "../mcp/tool-names.js";
 import { type EntryView, getEntry } from "../services/get-entry.js";
-import type { IndexProgress, IndexReport } from "../services/index-knowledge.js";
+import type { IndexProgress } from "../services/index-knowledge.js";
+import { pruneIndex } from "../services/index-prune.js";
+import { IndexRefresher } from "../services/index-refresh.js";
 import type { RootIndexRun } from "../services/index-roots.js";
+import type { IndexRun, IndexTargetDeps } from "../services/index-target.js";
 import type {
   ReadFileAnswer,
   ReadFileInput,
@@ -22,7 +32,7 @@ import type {
   WriteFileInput,
 } from "../services/knowledge-files.js";
 import { type RecallAnswer, recall } from "../services/recall.js";
-import { recallInRoot, withRoots } from "../services/recall-roots.js";
+import { recallInRepo, recallInRoot, withRoots } from "../services/recall-roots.js";
 import type { WikiIndexRun } from "../services/recall-wiki.js";
 import type { RootsStatusAnswer } from "../services/roots-status.js";
 import type { RouteContextAnswer } from "../services/route-context.js";
@@ -33,22 +43,33 @@ import type { LoreSettings } from "./load-config.js";
 export interface ComposeOptions {
   /** Writes a diagnostic line to stderr (never stdout: on `lore mcp` stdout is the protocol). */
   log?: (line: string) => void;
+  /** Options of the index (the mechanism set; for tests of an upgrade). */
+  index?: OpenIndexOptions;
 }
 
 /** Options of {@link Lore.index}. */
 export interface IndexTargetOptions {
   /** The revision of a git repository to index. Default: HEAD. */
   commit?: string;
+  /** Index the working files of a git repository, not a commit (`--worktree`). */
+  worktree?: boolean;
   /** Called after each batch (files done, total, bytes, elapsed ms). */
   onProgress?: (progress: IndexProgress) => void;
 }
 
-/** The index report plus what was indexed. */
-export interface IndexRun extends IndexReport {
-  /** The absolute path indexed: a repository's top, or a folder. */
-  target: string;
-  /** `git` when read from a commit, `folder` when read from the disk. */
-  kind: "git" | "folder";
+export type { IndexRun } from "../services/index-target.js";
+
+/** A server's index upkeep (see `services/index-refresh.ts`). */
+export interface ServedIndex {
+  /** Resolves when the repositories never indexed before are; never rejects. */
+  ready: Promise<void>;
+  /**
+   * Refreshes (and waits for) the repositories whose HEAD moved; call before each answer.
+   * @throws the signal's reason when it is aborted.
+   */
+  fresh(signal?: AbortSignal): Promise<void>;
+  /** Cancels refreshes under way (nothing of theirs is committed). */
+  close(): Promise<void>;
 }
 
 /**
@@ -71,6 +92,26 @@ export interface Lore {
    * Never throws: a failing path is logged and the others go on.
    */
   indexAll(targets: readonly string[]): Promise<void>;
+  /**
+   * Keeps the index of `targets` (and the roots) fresh for a server: answers come at once
+   * from the existing index, a restart with nothing changed is O(1), a moved HEAD is seen
+   * before the next answer (see `services/index-refresh.ts`).
+   */
+  serveIndex(targets: readonly string[]): ServedIndex;
+  /** Every indexed repository, folder and root with its counts (`lore repos`). */
+  repos(): RepositoryListing[];
+  /**
+   * Drops a repository from the index (`lore forget`).
+   * @param name - its identity, its folder, or `root:<id>`.
+   * @returns the identity and the number of files dropped.
+   * @throws LoreError `repo_not_indexed`.
+   */
+  forget(name: string): { repo: string; files: number };
+  /**
+   * The identity of an indexed repository named by identity or folder.
+   * @throws LoreError `repo_not_indexed`.
+   */
+  resolveRepo(name: string): string;
   /**
    * Recall with the configured user (counts shown); hits from a knowledge root carry `root`;
    * `knowledge_root_id` restricts the hits to that root's notes (issue 3).
@@ -98,16 +139,22 @@ export interface Lore {
   routeContext(query: string): Promise<RouteContextAnswer>;
   /** `status` of the roots (see `services/roots-status.ts`). */
   status(): Promise<RootsStatusAnswer>;
-  /** The whole entry with the configured user (counts a read). */
-  open(id: string): EntryView;
+  /**
+   * The whole entry with the configured user (counts a read); `text` is the file's bytes as
+   * stored at the indexed commit (read from git by blob sha, or from the disk when they
+   * still match), else a canonical rendering when they cannot be read.
+   * @throws LoreError `entry_not_found`, `ambiguous_id`, `repo_not_indexed`.
+   */
+  open(id: string, options?: { repo?: string }): Promise<EntryView>;
   /** Strict parse of a text as an entry file (the parser loads at the first call). */
   check(text: string, path?: string): Promise<ParseResult>;
   /**
-   * The MCP tools' port; `ready` is what the tools await (start-up indexing). With
+   * The MCP tools' port; `ready` is what the tools await (start-up indexing, then, with
+   * `served`, a refresh of the repositories whose HEAD moved). With
    * `remote: true` (`lore serve`) a `knowledge_path` is accepted only when it is one of
    * the configured roots.
    */
-  port(ready?: Promise<void>, options?: RootAccessOptions): KnowledgePort;
+  port(ready?: Promise<void>, options?: RootAccessOptions, served?: ServedIndex): KnowledgePort;
   /** Closes the index. Idempotent. */
   close(): Promise<void>;
   /**
@@ -138,7 +185,7 @@ export async function composeLore(
 ): Promise<Lore> {
   const log = options.log ?? (() => {});
   mkdirSync(dirname(settings.database), { recursive: true });
-  const index: EntryIndex = openIndex(settings.database);
+  const index: EntryIndex = openIndex(settings.database, options.index);
   const { user, lang } = settings;
   const roots: readonly KnowledgeRoot[] = settings.roots ?? [];
   const rootsCtx = (options: RootAccessOptions = {}) => ({
@@ -147,19 +194,99 @@ export async function composeLore(
     ...(settings.lockDir === undefined ? {} : { lockDir: settings.lockDir }),
   });
   let closed = false;
+  const served: IndexRefresher[] = [];
 
   const projectDir = resolve(settings.projectDir ?? process.cwd());
   const wikiRepo = wikiRepoName(projectDir);
   let wikiSeen: string | undefined;
 
-  const indexTarget = (target: string, opts: IndexTargetOptions = {}) =>
-    indexPath({ index, lang, log }, target, opts);
+  const targetDeps = (on: EntryIndex): IndexTargetDeps => ({
+    index: on,
+    lang,
+    log,
+    openRepo: async (dir) => (await import("../adapters/git-cli/git-cli-repo.js")).openGitRepo(dir),
+  });
+  // Indexing code (git, the batch parser) is loaded when an index runs, not by `lore recall`.
+  const indexTarget = async (on: EntryIndex, target: string, opts: IndexTargetOptions = {}) =>
+    (await import("../services/index-target.js")).indexTarget(targetDeps(on), target, opts);
+  const indexOne = (target: string, opts: IndexTargetOptions = {}) =>
+    indexTarget(index, target, opts);
+  const indexRootsOn = async (on: EntryIndex) =>
+    (await import("../services/index-roots.js")).indexRoots(on, roots);
+  const rootRepos = roots.map((root) => rootRepoName(root.id));
+  // Repositories whose folder is gone and roots no longer configured drop out before the
+  // first read; not before indexing, so a moved repository is found under its identity and
+  // re-indexed incrementally (a server prunes after its start-up refresh instead).
+  let pruned = false;
+  const pruneOnce = () => {
+    if (pruned) return;
+    pruned = true;
+    pruneIndex(index, rootRepos, log);
+  };
+  const resolveRepo = (name: string): string => {
+    if (index.repository(name) !== undefined) return name;
+    const byPath = index.repositoriesAt(resolve(name))[0];
+    if (byPath !== undefined) return byPath.repo;
+    const root = index.repository(rootRepoName(name));
+    if (root !== undefined) return root.repo;
+    throw new LoreError("repo_not_indexed", { repo: name });
+  };
 
   const lore: Lore = {
     settings,
-    index: indexTarget,
+    index: indexOne,
     roots,
-    indexRoots: async () => (await import("../services/index-roots.js")).indexRoots(index, roots),
+    repos: () => {
+      pruneOnce();
+      return index.repositories();
+    },
+    resolveRepo,
+    forget(name) {
+      pruneOnce();
+      const repo = resolveRepo(name);
+      return { repo, files: index.forgetRepository(repo) };
+    },
+    serveIndex(targets) {
+      pruned = true;
+      const refresher = new IndexRefresher(
+        {
+          reader: index,
+          openWriter: () => openIndex(settings.database, options.index),
+          indexTarget: (on, target, opts) => indexTarget(on, target, opts),
+          ...(roots.length > 0 ? { indexRoots: indexRootsOn } : {}),
+          rootRepos,
+          prune: (on) => pruneIndex(on, rootRepos, log),
+          watchHead: async (target) => {
+            const found = locateGitFolders(target);
+            if (found !== undefined) return new HeadWatch(found);
+            const { openGitRepo } = await import("../adapters/git-cli/git-cli-repo.js");
+            const repo = await openGitRepo(target).catch(() => undefined);
+            if (repo === undefined) return undefined;
+            try {
+              return new HeadWatch(await repo.refFolders());
+            } finally {
+              await repo.close();
+            }
+          },
+          logRun: (run) => {
+            log(`lore: ${indexSummary(run, lang)}`);
+            for (const line of run.lines) log(`  ${line}`);
+          },
+          logRoots: (runs) => logRootLines(runs, log, lang),
+          logError: (target, error) =>
+            log(`lore: ${basename(target)}: ${describeStartError(error, lang)}`),
+        },
+        targets,
+      );
+      const ready = refresher.start();
+      served.push(refresher);
+      return {
+        ready,
+        fresh: (signal) => refresher.fresh(signal),
+        close: () => refresher.close(),
+      };
+    },
+    indexRoots: () => indexRootsOn(index),
     async indexWiki(options = {}) {
       const { indexProjectWiki, wikiFingerprint } = await import("../services/recall-wiki.js");
       const fingerprint = await wikiFingerprint(projectDir);
@@ -179,7 +306,7 @@ export async function composeLore(
     async indexAll(targets) {
       for (const target of targets) {
         try {
-          const run = await indexTarget(target);
+          const run = await indexOne(target);
           log(`lore: ${indexSummary(run, lang)}`);
           for (const line of run.lines) log(`  ${line}`);
         } catch (error) {
@@ -189,23 +316,40 @@ export async function composeLore(
       }
       if (roots.length > 0) await logRootRuns(lore, log, lang);
     },
-    recall: ({ knowledge_root_id, ...args }) => {
+    recall: ({ knowledge_root_id, repo, ...args }) => {
+      pruneOnce();
+      if (repo !== undefined && repo.trim() !== "") {
+        return recallInRepo(index, { ...args, user, repo: resolveRepo(repo.trim()) });
+      }
       if (knowledge_root_id === undefined || knowledge_root_id.trim() === "") {
         return withRoots(recall(index, { ...args, user, wiki: wikiRepo }));
       }
       const root = resolveRoot(roots, { knowledge_root_id });
       return recallInRoot(index, { ...args, user, root: root.id });
     },
-    open: (id) => getEntry(index, id, user),
+    async open(id, opts = {}) {
+      pruneOnce();
+      const repo = opts.repo === undefined ? undefined : resolveRepo(opts.repo);
+      const view = getEntry(index, id, user, undefined, repo);
+      const bytes = await storedBytes(index, view.repo, view.path, view.id);
+      return bytes === undefined ? view : { ...view, text: bytes };
+    },
     // The entry parser (and YAML) loads when a text is checked, not for `lore recall`.
     check: async (text, path) =>
       (await import("../core/parse-entry.js")).parseEntry(
         text,
         path === undefined ? { mode: "strict" } : { mode: "strict", path },
       ),
-    port(ready = Promise.resolve(), options = {}) {
+    port(ready = Promise.resolve(), options = {}, served?: ServedIndex) {
       return {
-        ready,
+        // A getter: every tool that awaits `ready` also sees a moved HEAD (the refresh
+        // before answering of `services/index-refresh.ts`).
+        get ready() {
+          return served === undefined ? ready : ready.then(() => served.fresh());
+        },
+        ...(served === undefined
+          ? {}
+          : { fresh: (signal?: AbortSignal) => ready.then(() => served.fresh(signal)) }),
         // The project's wiki changes under a running server (knowledge_ingest, an editor):
         // re-index it when its fingerprint moved, then recall.
         recall: async (args) => {
@@ -224,6 +368,7 @@ export async function composeLore(
     async close() {
       if (closed) return;
       closed = true;
+      for (const refresher of served) await refresher.close();
       index.close();
     },
   };
@@ -233,85 +378,75 @@ export async function composeLore(
 /** Indexes the roots' notes and logs one line per root (never throws). */
 async function logRootRuns(lore: Lore, log: (line: string) => void, lang: Lang): Promise<void> {
   try {
-    for (const run of await lore.indexRoots()) {
-      if (!run.exists) {
-        log(
-          lang === "ru"
-            ? `lore: корень ${run.root}: нет папки knowledge/; пропущен (lore doctor)`
-            : `lore: root ${run.root}: no knowledge/ folder; skipped (see lore doctor)`,
-        );
-        continue;
-      }
-      const changed = run.entries + run.notes;
-      log(
-        lang === "ru"
-          ? `lore: корень ${run.root}: заметок проиндексировано ${changed}, без изменений ${run.unchanged}, удалено ${run.removed}`
-          : `lore: root ${run.root}: ${changed} note(s) indexed, ${run.unchanged} unchanged, ${run.removed} removed`,
-      );
-    }
+    logRootLines(await lore.indexRoots(), log, lang);
   } catch (error) {
     const text = describeStartError(error, lang);
     log(`lore: roots: ${text}`);
   }
 }
 
-const hasKnowledgeFolder = (dir: string) => existsSync(join(dir, ".gitriver", "knowledge"));
-
 /**
- * Indexes one path: a git repository at a commit, or a folder from the disk (see
- * {@link Lore.index} for the rule).
+ * The bytes of an entry's file as indexed: from git by blob sha for a repository (the
+ * commit's copy, whatever the work tree holds), from the disk for a folder or a root when
+ * the file still has the indexed content. `undefined` when neither can be read.
  */
-async function indexPath(
-  deps: { index: EntryIndex; lang: Lang; log: (line: string) => void },
-  target: string,
-  opts: IndexTargetOptions,
-): Promise<IndexRun> {
-  const common = {
-    index: deps.index,
-    lang: deps.lang,
-    ...(opts.onProgress === undefined ? {} : { onProgress: opts.onProgress }),
-  };
-  // Indexing code (git, the batch parser) is loaded when an index runs, not by `lore recall`.
-  const { indexFolder } = await import("../services/index-folder.js");
-  const { indexRepository } = await import("../services/index-repo.js");
-  const { openGitRepo } = await import("../adapters/git-cli/git-cli-repo.js");
-  const fromFolder = async (dir: string): Promise<IndexRun> => ({
-    ...(await indexFolder({ ...common, dir, repoName: dir })),
-    target: dir,
-    kind: "folder",
-  });
-  const dir = resolve(target);
-  let repo: GitCliRepo;
+async function storedBytes(
+  index: EntryIndex,
+  repo: string,
+  path: string,
+  id: string,
+): Promise<string | undefined> {
+  const source = index.repository(repo);
+  const entry = index.getEntry(id, repo);
+  if (source === undefined || entry === undefined || !existsSync(source.path)) return undefined;
   try {
-    repo = await openGitRepo(dir);
-  } catch (error) {
-    const notGit = isLoreError(error) && error.code === "not_a_repository";
-    if (notGit && hasKnowledgeFolder(dir)) return fromFolder(dir);
-    throw error;
-  }
-  try {
-    // A folder with its own knowledge inside someone else's work tree is that folder.
-    if (!repo.bare && hasKnowledgeFolder(dir) && realpathSync(dir) !== realpathSync(repo.dir)) {
-      return await fromFolder(dir);
-    }
-    let commit = opts.commit;
-    if (commit === undefined) {
+    if (source.kind === "git" && source.commit !== null) {
+      const { openGitRepo } = await import("../adapters/git-cli/git-cli-repo.js");
+      const git = await openGitRepo(source.path);
       try {
-        commit = await repo.resolveCommit();
-      } catch (error) {
-        if (repo.bare || !hasKnowledgeFolder(repo.dir)) throw error;
-        deps.log(
-          deps.lang === "ru"
-            ? `lore: в ${repo.dir} ещё нет коммита; читаю файлы с диска`
-            : `lore: ${repo.dir} has no commit yet; reading the files from the disk`,
-        );
-        return await fromFolder(repo.dir);
+        for await (const blob of git.readBlobs([entry.blobSha])) {
+          return new TextDecoder().decode(blob.bytes);
+        }
+      } finally {
+        await git.close();
       }
+      return undefined;
     }
-    const report = await indexRepository({ ...common, repo, repoName: repo.dir, commit });
-    return { ...report, target: repo.dir, kind: "git" };
-  } finally {
-    await repo.close();
+    const { KNOWLEDGE_DIR } = await import("../services/knowledge-files.js");
+    const { gitBlobSha } = await import("../services/index-folder.js");
+    const file =
+      source.kind === "root" ? join(source.path, KNOWLEDGE_DIR, path) : join(source.path, path);
+    const bytes = await readFile(file);
+    return gitBlobSha(bytes) === entry.blobSha ? new TextDecoder().decode(bytes) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Logs one line per root run (see `logRootRuns`). */
+function logRootLines(runs: RootIndexRun[], log: (line: string) => void, lang: Lang): void {
+  for (const run of runs) {
+    if (!run.exists) {
+      log(
+        lang === "ru"
+          ? `lore: корень ${run.root}: нет папки knowledge/; пропущен (lore doctor)`
+          : `lore: root ${run.root}: no knowledge/ folder; skipped (see lore doctor)`,
+      );
+      continue;
+    }
+    const changed = run.entries + run.notes;
+    log(
+      lang === "ru"
+        ? `lore: корень ${run.root}: заметок проиндексировано ${changed}, без изменений ${run.unchanged}, удалено ${run.removed}`
+        : `lore: root ${run.root}: ${changed} note(s) indexed, ${run.unchanged} unchanged, ${run.removed} removed`,
+    );
+    for (const clash of run.clashes) {
+      log(
+        lang === "ru"
+          ? `  ${clash.path}: идентификатор ${clash.id} есть и в ${clash.otherRepo}:${clash.otherPath}; сохранены обе [id_clash]`
+          : `  ${clash.path}: id ${clash.id} is also held by ${clash.otherRepo}:${clash.otherPath}; both are kept [id_clash]`,
+      );
+    }
   }
 }
 

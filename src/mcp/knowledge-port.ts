@@ -18,6 +18,8 @@ export interface RecallArgs {
   cursor?: string;
   /** Only the notes of this knowledge root; case-insensitive. */
   knowledge_root_id?: string;
+  /** Only the entries of this repository: its identity or folder (`lore recall --repo`). */
+  repo?: string;
 }
 
 /**
@@ -30,6 +32,13 @@ export interface KnowledgePort {
    * the repositories); never rejects — indexing failures are logged, not thrown.
    */
   ready: Promise<void>;
+  /**
+   * Like awaiting `ready`, then refreshes (and waits for) the repositories whose HEAD moved
+   * since the last answer; the request's signal cancels that refresh (nothing of it is
+   * committed). Absent when nothing is kept fresh.
+   * @throws the signal's reason when it is aborted.
+   */
+  fresh?(signal?: AbortSignal): Promise<void>;
   /**
    * Recall: contract hits, then full-text hits, summaries only; counts the listed entries as
    * shown. Returns `{hits, total, total_exact, next_cursor}`.

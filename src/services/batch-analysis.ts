@@ -55,14 +55,19 @@ export function analyseFiles(files: readonly BatchFile[]): FileAnalysis[] {
 /**
  * An analyser that parses in this thread and leaves `document` absent: the index computes
  * each entry's document as it stores it, so a batch's analysed text is never all alive at
- * once (the least memory; the same result).
+ * once (the least memory; the same result). `mechanisms` reads the files as a version
+ * knowing only those would (see `parseEntry`); default: this version's.
  */
-export function inlineAnalyser(): BatchAnalyser {
+export function inlineAnalyser(mechanisms?: readonly string[]): BatchAnalyser {
   return {
     threaded: false,
     analyse: async (files) =>
       files.map((file) => ({
-        parse: parseEntry(file.bytes, { mode: "lenient", path: file.path }),
+        parse: parseEntry(file.bytes, {
+          mode: "lenient",
+          path: file.path,
+          ...(mechanisms === undefined ? {} : { mechanisms }),
+        }),
       })),
     close: async () => {},
   };

@@ -2,10 +2,13 @@ import type { KnowledgeBlob } from "../ports/git-repo.js";
 import type { IndexWriter } from "./index-knowledge.js";
 
 /*
- * The duplicate-id rule of the indexing service: among the files of a repository holding
- * one id, the first by path wins and the others are skipped with `duplicate_id` (the rule
- * `parseBatch` applies inside a batch, extended to the files already stored), so that the
- * index is a function of the files alone; an id held by another repository stays there.
+ * The duplicate-id rule of the indexing service (seed 004, "дубликат идентификатора в
+ * пачке"): ids are unique per source (a repository or a knowledge root; two sources may
+ * hold one id — a clash, reported, never resolved by indexing order). Within a source, the
+ * file that held an id at the previously indexed commit keeps it, and a newcomer claiming it
+ * is skipped with `duplicate_id` (copying an entry to start a new one blames the copy, never
+ * the untouched original). Among files with no history — a first build, or an id freed by
+ * a deletion — the byte order of paths decides, the same rule `lore check` applies.
  */
 
 /**
@@ -31,46 +34,66 @@ function codePointRank(unit: number): number {
 
 /** How a batch's ids stand against the stored files. */
 export interface IdSettlement {
-  /** Ids the batch may not take, id → holder (`path`, or `repo:path` in another repository). */
+  /** Ids the batch may not take, id → the path of the stored file that holds it. */
   knownIds: Map<string, string>;
-  /** Stored files later in path order that lose their id to the batch: drop and parse again. */
-  demote: string[];
+  /**
+   * Files of the batch that held an id at the previous run and still hold it: they are
+   * parsed first, so they keep it against a newcomer of the batch earlier by path.
+   */
+  incumbents: Set<string>;
   /** Files of the batch whose old version holds an id another batch file now takes. */
   freeFirst: Set<string>;
+  /**
+   * Newcomers skipped for an id whose holder changed in this run and is not written yet:
+   * they are parsed again once it is (the id may be free by then).
+   */
+  retry: string[];
 }
 
 /**
  * Settles the ids of a parsed batch against the index (see the rule above).
  *
  * @param index - the index (only `idOwners` is used).
- * @param repoName - the repository being indexed.
+ * @param repoName - the source being indexed.
  * @param entries - the batch's entries (the first holder of each id within the batch).
- * @param inBatch - the paths of the batch.
+ * @param newIds - the id each file of the batch holds now (absent for a wrong file).
+ * @param pending - paths of this run not written yet.
  */
 export function settleIds(
   index: Pick<IndexWriter, "idOwners">,
   repoName: string,
   entries: readonly { path: string; parsed: { entry: { id: string } } }[],
-  inBatch: ReadonlyMap<string, unknown>,
+  newIds: ReadonlyMap<string, string | undefined>,
+  pending: ReadonlySet<string>,
 ): IdSettlement {
-  const owners = index.idOwners(entries.map((item) => item.parsed.entry.id));
-  const settlement: IdSettlement = { knownIds: new Map(), demote: [], freeFirst: new Set() };
+  const owners = index.idOwners(
+    repoName,
+    entries.map((item) => item.parsed.entry.id),
+  );
+  const settlement: IdSettlement = {
+    knownIds: new Map(),
+    incumbents: new Set(),
+    freeFirst: new Set(),
+    retry: [],
+  };
   for (const item of entries) {
     const id = item.parsed.entry.id;
     const owner = owners.get(id);
-    if (owner === undefined) continue;
-    if (owner.repo !== repoName) settlement.knownIds.set(id, `${owner.repo}:${owner.path}`);
-    else if (owner.path === item.path) continue;
-    else if (inBatch.has(owner.path)) settlement.freeFirst.add(owner.path);
-    else if (comparePaths(owner.path, item.path) < 0) settlement.knownIds.set(id, owner.path);
-    else settlement.demote.push(owner.path);
+    if (owner === undefined || owner.path === item.path) continue;
+    if (newIds.has(owner.path)) {
+      settlement.freeFirst.add(owner.path);
+      if (newIds.get(owner.path) === id) settlement.incumbents.add(owner.path);
+      continue;
+    }
+    settlement.knownIds.set(id, owner.path);
+    if (pending.has(owner.path)) settlement.retry.push(item.path);
   }
   return settlement;
 }
 
 /**
- * Files skipped with `duplicate_id` whose id is now free, or held by a later path of the
- * same repository: they must be parsed again to follow the first-by-path rule.
+ * Files skipped with `duplicate_id` whose id is now free (its holder was deleted or
+ * changed): the first of them by path is parsed again and takes it.
  */
 export function recheckDuplicates(
   index: Pick<IndexWriter, "fileReports" | "idOwners">,
@@ -89,15 +112,13 @@ export function recheckDuplicates(
     }
   }
   if (claims.size === 0) return [];
-  const owners = index.idOwners([...claims.keys()]);
+  const owners = index.idOwners(repoName, [...claims.keys()]);
   const again = new Set<string>();
   for (const [id, paths] of claims) {
     const owner = owners.get(id);
     const first = paths.sort(comparePaths)[0];
     if (first === undefined) continue;
-    if (owner === undefined || (owner.repo === repoName && comparePaths(owner.path, first) > 0)) {
-      again.add(first);
-    }
+    if (owner === undefined) again.add(first);
   }
   return [...again]
     .sort(comparePaths)

@@ -30,7 +30,10 @@ export interface EntryView {
   unknown_keys: Record<string, unknown>;
   /** The file's parse report. */
   diagnostics: Diagnostic[];
-  /** The entry as a file: canonical frontmatter (`formatEntry`) and the body. */
+  /**
+   * The entry as a file: its bytes as stored at the indexed commit when the caller could
+   * read them (see `Lore.open`), else canonical frontmatter (`formatEntry`) and the body.
+   */
   text: string;
 }
 
@@ -41,14 +44,33 @@ export interface EntryView {
  * @param id - the entry id as listed by recall.
  * @param user - who opens it.
  * @param now - when, ms since the epoch. Default: now.
- * @throws LoreError `entry_not_found` when no stored file holds the id.
+ * @param repo - only the entry of this source (an id is unique per source). Default: any.
+ * @throws LoreError `entry_not_found` when no stored file holds the id; `ambiguous_id`
+ *   when entries of several sources hold it and `repo` does not name one.
  */
-export function getEntry(index: EntryIndex, id: string, user: string, now?: number): EntryView {
+export function getEntry(
+  index: EntryIndex,
+  id: string,
+  user: string,
+  now?: number,
+  repo?: string,
+): EntryView {
   // Entry ids are held in lower case (the parser folds them): `01A2…` names the same entry.
   // Other ids (a root's `note:<root>:<path>`) keep their case.
   const trimmed = id.trim();
-  const entry = index.getEntry(/^[0-9a-f-]+$/i.test(trimmed) ? trimmed.toLowerCase() : id);
+  const holders = index.entriesById(/^[0-9a-f-]+$/i.test(trimmed) ? trimmed.toLowerCase() : id);
+  const matching = repo === undefined ? holders : holders.filter((entry) => entry.repo === repo);
+  const entry = matching[0];
   if (entry === undefined) throw new LoreError("entry_not_found", { id });
+  if (matching.length > 1) {
+    // Ids are unique per source; two sources holding one id are never resolved by order.
+    const repos = matching.map((held) => held.repo);
+    throw new LoreError(
+      "ambiguous_id",
+      { id, count: repos.length, repos: repos.join(", ") },
+      { data: { repos } },
+    );
+  }
   index.countRead(user, entry.id, now ?? Date.now());
   const model: Entry = {
     id: entry.id,

@@ -1,5 +1,5 @@
 import { type Diagnostic, makeDiagnostic } from "../core/diagnostic.js";
-import { LIMITS, type ParsedEntry } from "../core/entry.js";
+import { LIMITS, type ParsedEntry, type ParseResult } from "../core/entry.js";
 import type { IndexDocument } from "../core/index-document.js";
 import type { Lang } from "../core/localized-text.js";
 import { type BatchFile, parseBatch } from "../core/parse-batch.js";
@@ -35,10 +35,14 @@ export interface IndexWriter {
   deleteFile(repo: string, path: string): void;
   /** Runs `fn` in one SQLite transaction. */
   transaction<T>(fn: () => T): T;
-  /** Who holds each id now (ids held by nobody are absent). */
-  idOwners(ids: readonly string[]): Map<string, { repo: string; path: string }>;
+  /** Which file of a source holds each id now (ids held by no file of it are absent). */
+  idOwners(source: string, ids: readonly string[]): Map<string, { repo: string; path: string }>;
   /** The stored report (diagnostics) of each file of a repository that has one. */
   fileReports(repo: string): Iterable<{ path: string; diagnostics: Diagnostic[] }>;
+  /** The stored report of each *wrong* (skipped) file of a repository. */
+  skippedReports(repo: string): Map<string, Diagnostic[]>;
+  /** Ids the repository's entries share with other sources (see `EntryIndex.clashes`). */
+  clashes?(repo: string): { id: string; path: string; otherRepo: string; otherPath: string }[];
   /**
    * Reads the page cache limit, KiB, and sets it to `kib` when given (see
    * `EntryIndex.pageCacheKib`). Optional: a writer without it keeps its cache.
@@ -89,21 +93,28 @@ export interface IndexReport {
   repo: string;
   /** The commit indexed; `null` for a plain folder. */
   commit: string | null;
-  /** Files new since the last run (entries or skipped). */
+  /** Files new since the last run that are entries now (wrong ones count as `skipped`). */
   added: number;
-  /** Files whose content changed since the last run. */
+  /** Files whose content changed since the last run that are entries now. */
   updated: number;
   /** Files gone since the last run; their entries were dropped. */
   removed: number;
-  /** Files with the same content as last time: not read. */
+  /** Entries whose file has the same content as last time: not read. */
   unchanged: number;
-  /** Files parsed in this run that are *wrong* and stored without an entry. */
+  /**
+   * Files that are *wrong* and stored without an entry, parsed in this run or before:
+   * a wrong file is reported on every run until it is fixed. `added + updated + unchanged
+   * + skipped` is the number of files.
+   */
   skipped: number;
   /** Files the parser moved to a following batch by the 10 MB batch limit (never dropped). */
   deferred: number;
   /** Blobs read in this run (0 when nothing changed). */
   read: number;
-  /** Diagnostics of the files parsed in this run, each with its path, in path order. */
+  /**
+   * Diagnostics of the files parsed in this run, of the wrong files parsed before, and an
+   * `id_clash` per id another source holds too, each with its path, in path order.
+   */
   diagnostics: Diagnostic[];
   /** Diagnostics left out of `diagnostics` past `maxDiagnostics` (they are still stored). */
   diagnosticsOmitted: number;
@@ -138,6 +149,16 @@ export interface IndexKnowledgeOptions {
    * more peak RSS at 100k entries (bench of issue 2, section 8). Default: `inline`.
    */
   analysis?: "worker" | "inline";
+  /**
+   * Stops the run between files: it throws the signal's reason (an `AbortError`). Within
+   * one outer transaction (see `services/index-refresh.ts`) nothing is then committed.
+   */
+  signal?: AbortSignal;
+  /**
+   * The mechanisms to parse with (see `parseEntry`); default this version's. Forces the
+   * inline analyser. For tests that read a repository as an older version would.
+   */
+  mechanisms?: readonly string[];
 }
 
 /** One file read in this run, with its bytes. */
@@ -166,11 +187,12 @@ const MAX_ROUNDS = 64;
  * writes each batch in one transaction; files gone from the snapshot are dropped first,
  * so a renamed file keeps its id.
  *
- * Duplicate ids follow one rule, so that deleting the database and re-indexing gives the
- * same entries: among the files holding an id, the first by path wins, the others are
- * skipped with `duplicate_id`; an id held by another repository stays with it. When a new
- * file takes an id from a stored file later in path order, that file is parsed again (and
- * skipped); a file skipped for an id that is free again is parsed again (and indexed).
+ * Duplicate ids (see `duplicate-ids.ts`): ids are unique per source; the file that held an
+ * id at the previously indexed run keeps it and a newcomer is skipped with `duplicate_id`;
+ * among files with no history the first by byte order of paths wins. An id held by
+ * another source is a clash (`id_clash`, reported on every run), never a skip. A file
+ * skipped for an id that is free again is parsed again (and indexed). Wrong files parsed
+ * before are reported again on every run until they are fixed.
  *
  * @returns the report; diagnostics are values, never thrown.
  * @throws LoreError `git_failed` when the source cannot be read; errors of the index.
@@ -180,7 +202,8 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
   const started = performance.now();
   const maxDiagnostics = options.maxDiagnostics ?? 10_000;
   const batchLimit = Math.min(options.batchBytes ?? LIMITS.batchBytes, LIMITS.batchBytes);
-  const { tree, work, removed, added, updated, unchanged } = plan(
+  options.signal?.throwIfAborted();
+  const { tree, work, removed, fresh, unchanged } = plan(
     await source.list(),
     index.listFiles(repoName),
   );
@@ -232,7 +255,7 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
     for (let rounds = 0; rounds < MAX_ROUNDS; rounds++) {
       if (round.length === 0) {
         // Only a deletion or a changed file can free an id; additions alone cannot.
-        if (updated === 0 && removed.length === 0) break;
+        if (work.length === fresh.size && removed.length === 0) break;
         round = recheckDuplicates(index, repoName, tree);
         for (const blob of round) forget(blob.path);
         rechecks += 1;
@@ -250,9 +273,39 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
   } finally {
     if (cacheBefore !== undefined && cacheBefore > 0) index.pageCacheKib?.(cacheBefore);
   }
-  if (added > OPTIMIZE_AFTER_ADDED) index.optimize?.();
+  if (fresh.size > OPTIMIZE_AFTER_ADDED) index.optimize?.();
   report();
 
+  // Wrong files parsed before are reported again, until they are fixed.
+  const skippedNow = index.skippedReports(repoName);
+  for (const [path, stored] of skippedNow) {
+    if (!outcomes.has(path) && tree.has(path)) record(path, false, stored, []);
+  }
+  for (const clash of index.clashes?.(repoName) ?? []) {
+    const other = `${clash.otherRepo}:${clash.otherPath}`;
+    const diagnostic = makeDiagnostic("id_clash", {
+      path: clash.path,
+      at: "id",
+      params: { id: clash.id, other },
+    });
+    const had = outcomes.get(clash.path);
+    record(
+      clash.path,
+      had?.entry ?? true,
+      [...(had?.diagnostics ?? []), diagnostic],
+      had?.unmet ?? [],
+    );
+  }
+  let added = 0;
+  let updated = 0;
+  for (const blob of work) {
+    if (skippedNow.has(blob.path)) continue;
+    if (fresh.has(blob.path)) added += 1;
+    else updated += 1;
+  }
+  const workPaths = new Set(work.map((blob) => blob.path));
+  const unchangedEntries =
+    unchanged - [...skippedNow.keys()].filter((path) => !workPaths.has(path)).length;
   const paths = [...outcomes.keys()].sort(comparePaths);
   const diagnostics: Diagnostic[] = [];
   let diagnosticsOmitted = 0;
@@ -260,17 +313,17 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
   for (const path of paths) {
     const outcome = outcomes.get(path);
     if (outcome === undefined) continue;
-    if (!outcome.entry) skipped += 1;
     diagnostics.push(...outcome.diagnostics);
     diagnosticsOmitted += outcome.omitted;
   }
+  skipped = [...skippedNow.keys()].filter((path) => tree.has(path)).length;
   return {
     repo: repoName,
     commit: options.commit,
     added,
     updated,
     removed: removed.length,
-    unchanged,
+    unchanged: Math.max(0, unchangedEntries),
     skipped,
     deferred: progress.deferred,
     read: progress.read,
@@ -364,6 +417,7 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
     };
     try {
       for await (const item of source.read(toRead)) {
+        options.signal?.throwIfAborted();
         progress.read += 1;
         progress.bytes += item.bytes.length;
         if (batch.length > 0 && batchBytes + item.bytes.length > batchLimit) await closeBatch();
@@ -387,6 +441,7 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
    * enough bytes to be worth one and the compiled worker script exists, else this thread.
    */
   async function analyserFor(blobs: readonly KnowledgeBlob[]): Promise<BatchAnalyser> {
+    if (options.mechanisms !== undefined) return inlineAnalyser(options.mechanisms);
     if (options.analysis !== "worker") return inlineAnalyser();
     const bytes = blobs.reduce((sum, blob) => sum + blob.size, 0);
     if (bytes === 0) return inlineAnalyser();
@@ -407,21 +462,40 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
     pending: Set<string>,
     requeue: Set<string>,
   ): void {
-    const files = toFiles(batch);
-    const preparsed = analyses.map((analysis) => analysis.parse);
+    let files = toFiles(batch);
+    let preparsed = analyses.map((analysis) => analysis.parse);
     const documents = new Map<string, IndexDocument | undefined>();
     for (const [i, item] of batch.entries()) documents.set(item.blob.path, analyses[i]?.document);
     const inBatch = new Map(batch.map(({ blob }) => [blob.path, blob]));
     let result = parseBatch(files, { mode: "lenient", preparsed });
-    const { knownIds, demote, freeFirst } = settleIds(index, repoName, result.entries, inBatch);
-    if (knownIds.size > 0) result = parseBatch(files, { mode: "lenient", knownIds, preparsed });
+    const newIds = new Map(
+      batch.map(({ blob }, i) => [blob.path, preparsed[i]?.value?.entry.id] as const),
+    );
+    const waiting = new Set([...pending].filter((path) => !inBatch.has(path)));
+    const { knownIds, incumbents, freeFirst, retry } = settleIds(
+      index,
+      repoName,
+      result.entries,
+      newIds,
+      waiting,
+    );
+    if (incumbents.size > 0) {
+      // Files that held their id before go first, so a newcomer earlier by path loses it.
+      const order = files.map((_, i) => i);
+      order.sort((a, b) => {
+        const ia = incumbents.has(files[a]?.path ?? "") ? 0 : 1;
+        const ib = incumbents.has(files[b]?.path ?? "") ? 0 : 1;
+        return ia - ib || a - b;
+      });
+      files = order.map((i) => files[i] as BatchFile);
+      preparsed = order.map((i) => preparsed[i] as ParseResult);
+    }
+    if (knownIds.size > 0 || incumbents.size > 0) {
+      result = parseBatch(files, { mode: "lenient", knownIds, preparsed });
+    }
+    for (const path of retry) requeue.add(path);
     const deferred = new Set(result.deferred);
     index.transaction(() => {
-      for (const path of demote) {
-        index.deleteFile(repoName, path);
-        forget(path);
-        if (!pending.has(path)) requeue.add(path);
-      }
       // An id held by the old version of another file of the batch is freed first, so
       // files may swap ids in one commit.
       for (const path of freeFirst) {
@@ -514,20 +588,18 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
 function plan(listing: KnowledgeBlob[], stored: Map<string, string>) {
   const tree = new Map(listing.map((blob) => [blob.path, blob]));
   const work: KnowledgeBlob[] = [];
-  let added = 0;
-  let updated = 0;
+  const fresh = new Set<string>();
   let unchanged = 0;
   for (const blob of listing) {
     const sha = stored.get(blob.path);
     if (sha === blob.sha) unchanged += 1;
     else {
-      if (sha === undefined) added += 1;
-      else updated += 1;
+      if (sha === undefined) fresh.add(blob.path);
       work.push(blob);
     }
   }
   const removed = [...stored.keys()].filter((path) => !tree.has(path));
-  return { tree, work, removed, added, updated, unchanged };
+  return { tree, work, removed, fresh, unchanged };
 }
 
 /** The report lines of the files parsed in this run (seed 004, "Отчёт разбора"). */

@@ -8,7 +8,10 @@
  * hit's `path` as is. A note that parses (lenient) as an entry whose id no other file holds
  * is stored as that entry; any other note is stored whole as a text-only entry with the
  * id `note:<root>:<path>`, origin `human`, no contract (never fired, found by text). Runs
- * are incremental by git blob sha; notes gone from the disk are dropped.
+ * are incremental by git blob sha; notes gone from the disk are dropped; each root's
+ * changes are written in one transaction. Ids are unique per source: a note holding the id
+ * of a repository's entry never shadows it — both are kept and the clash is reported
+ * (`RootIndexRun.clashes`).
  */
 import type { Dirent } from "node:fs";
 import { readdir, readFile, realpath } from "node:fs/promises";
@@ -18,7 +21,7 @@ import type { KnowledgeRoot } from "../core/knowledge-roots.js";
 import { parseEntry } from "../core/parse-entry.js";
 import { rootRepoName } from "../core/root-repo-name.js";
 import { deriveSummary } from "../core/summary.js";
-import type { EntryIndex } from "../index/entry-index.js";
+import type { EntryIndex, IdClash } from "../index/entry-index.js";
 import { gitBlobSha } from "./index-folder.js";
 import { KNOWLEDGE_DIR, MAX_FILE_BYTES } from "./knowledge-files.js";
 
@@ -35,6 +38,8 @@ export interface RootIndexRun {
   unchanged: number;
   /** Notes dropped (gone from the disk). */
   removed: number;
+  /** Ids this root's notes share with entries of other sources (both kept; reported). */
+  clashes: IdClash[];
 }
 
 /**
@@ -63,6 +68,7 @@ async function indexRoot(index: EntryIndex, root: KnowledgeRoot): Promise<RootIn
     notes: 0,
     unchanged: 0,
     removed: 0,
+    clashes: [],
   };
   const base = join(root.path, KNOWLEDGE_DIR);
   // A `knowledge/` that is a symbolic link out of the root is not indexed (read_file refuses
@@ -73,47 +79,61 @@ async function indexRoot(index: EntryIndex, root: KnowledgeRoot): Promise<RootIn
   run.exists = !escapes;
   const stored = index.listFiles(repo);
   const seen = new Set<string>();
+  const changed: { path: string; sha: string; bytes: Buffer }[] = [];
   for (const path of paths) {
     const bytes = await readFile(join(base, ...path.split("/"))).catch(() => null);
     if (bytes === null || bytes.length > MAX_FILE_BYTES) continue;
     seen.add(path);
     const sha = gitBlobSha(bytes);
-    if (stored.get(path) === sha) {
-      run.unchanged++;
-      continue;
-    }
-    const parsed = parseEntry(bytes, { mode: "lenient", path });
-    const owner = parsed.value
-      ? index.idOwners([parsed.value.entry.id]).get(parsed.value.entry.id)
-      : undefined;
-    const ownedElsewhere = owner !== undefined && (owner.repo !== repo || owner.path !== path);
-    if (parsed.value !== undefined && !ownedElsewhere) {
-      index.putFile({
-        repo,
-        path,
-        blobSha: sha,
-        parsed: parsed.value,
-        diagnostics: parsed.diagnostics,
-      });
-      run.entries++;
-    } else {
-      const text = new TextDecoder().decode(bytes);
-      index.putFile({
-        repo,
-        path,
-        blobSha: sha,
-        parsed: noteEntry(root.id, path, text),
-        diagnostics: [],
-      });
-      run.notes++;
-    }
+    if (stored.get(path) === sha) run.unchanged++;
+    else changed.push({ path, sha, bytes });
   }
-  for (const path of stored.keys()) {
-    if (!seen.has(path)) {
-      index.deleteFile(repo, path);
-      run.removed++;
+  // One transaction per root: a reader sees the root's notes before or after, never half.
+  index.transaction(() => {
+    for (const path of stored.keys()) {
+      if (!seen.has(path)) {
+        index.deleteFile(repo, path);
+        run.removed++;
+      }
     }
-  }
+    for (const { path, sha, bytes } of changed) {
+      const parsed = parseEntry(bytes, { mode: "lenient", path });
+      // Ids are unique per source: only another note of this root can hold the id; an
+      // entry of a repository holding it too is a clash, reported, and both are kept.
+      const owner = parsed.value
+        ? index.idOwners(repo, [parsed.value.entry.id]).get(parsed.value.entry.id)
+        : undefined;
+      const ownedElsewhere = owner !== undefined && owner.path !== path;
+      if (parsed.value !== undefined && !ownedElsewhere) {
+        index.putFile({
+          repo,
+          path,
+          blobSha: sha,
+          parsed: parsed.value,
+          diagnostics: parsed.diagnostics,
+        });
+        run.entries++;
+      } else {
+        const text = new TextDecoder().decode(bytes);
+        index.putFile({
+          repo,
+          path,
+          blobSha: sha,
+          parsed: noteEntry(root.id, path, text),
+          diagnostics: [],
+        });
+        run.notes++;
+      }
+    }
+    index.putRepository({
+      repo,
+      path: root.path,
+      kind: "root",
+      commit: null,
+      indexedAt: Date.now(),
+    });
+  });
+  run.clashes = index.clashes(repo);
   return run;
 }
 

@@ -60,10 +60,23 @@ const searches = new WeakMap<EntryIndex, RootSearch>();
  * @throws LoreError `empty_query`, `invalid_limit`, `invalid_cursor`.
  */
 export function recallInRoot(index: EntryIndex, input: RecallInput & { root: string }): HitPage {
+  return recallInRepo(index, { ...input, repo: rootRepoName(input.root) });
+}
+
+/**
+ * Recall over one source's entries — a repository (`recall --repo`) or a root's notes —
+ * the same way as {@link recallInRoot}; hits carry `root` when the source is a root.
+ *
+ * @param index - the index.
+ * @param input - as for {@link recall}, plus `repo`, the stored repository name.
+ * @throws LoreError `empty_query`, `invalid_limit`, `invalid_cursor`.
+ */
+export function recallInRepo(index: EntryIndex, input: RecallInput & { repo: string }): HitPage {
   const limit = checkLimit(input.limit);
   const tool = input.tool === undefined || input.tool === "" ? undefined : input.tool;
   const query = parseOptionalQuery(input.query, tool !== undefined);
-  const repo = rootRepoName(input.root);
+  const repo = input.repo;
+  const root = rootOfRepo(repo);
   const key = requestKey([
     "recall-root",
     repo,
@@ -122,7 +135,7 @@ export function recallInRoot(index: EntryIndex, input: RecallInput & { root: str
     if (record === undefined) continue;
     hits.push({
       ...recallHit(record, row.why, displayScore(row.score)),
-      root: input.root.toLowerCase(),
+      ...(root === undefined ? {} : { root }),
     });
   }
   const answer = fitPage(hits, {

@@ -7,6 +7,7 @@ import { entryText } from "../../src/core/index-document.js";
 import { type EntryIndex, openIndex } from "../../src/index/entry-index.js";
 import { SCHEMA_VERSION } from "../../src/index/migrate.js";
 import { MIGRATION_001 } from "../../src/index/migrations/001-initial.js";
+import { migration002 } from "../../src/index/migrations/002-fts-delete.js";
 import { SUMMARY_WEIGHT } from "../../src/index/text-search.js";
 import { indexFolder } from "../../src/services/index-folder.js";
 import { recall } from "../../src/services/recall.js";
@@ -162,7 +163,8 @@ describe("migration 2 on an existing database", () => {
     old.pragma("user_version = 1");
     old.exec(`ATTACH '${join(dir, "fresh.db")}' AS src;
       INSERT INTO files SELECT * FROM src.files;
-      INSERT INTO entries SELECT * FROM src.entries;
+      INSERT INTO entries SELECT file_id, id, origin, links, summary, summary_override, body,
+        contract, unknown_keys, reachable, unmet_mechanisms FROM src.entries;
       INSERT INTO contract_words SELECT * FROM src.contract_words;
       INSERT INTO contract_tools SELECT * FROM src.contract_tools;`);
     const insertText = old.prepare(
@@ -183,13 +185,16 @@ describe("migration 2 on an existing database", () => {
     old.close();
     expect(rawScores(oldFile, "deploy")).not.toEqual(rawScores(join(dir, "fresh.db"), "deploy"));
 
+    // Migration 2 alone (later migrations rebuild the derived tables from git anyway).
+    const db = new Database(oldFile);
+    db.transaction(() => migration002(db))();
+    db.pragma("user_version = 2");
+    db.close();
+    expect(rawScores(oldFile, "deploy")).toEqual(rawScores(join(dir, "fresh.db"), "deploy"));
     const migrated = openIndex(oldFile);
-    expect(migrated.withDatabase((db) => db.pragma("user_version", { simple: true }))).toBe(
+    expect(migrated.withDatabase((d) => d.pragma("user_version", { simple: true }))).toBe(
       SCHEMA_VERSION,
     );
-    const freshAgain = openIndex(join(dir, "fresh.db"));
-    expect(answers(migrated, oldFile)).toEqual(answers(freshAgain, join(dir, "fresh.db")));
     migrated.close();
-    freshAgain.close();
   });
 });

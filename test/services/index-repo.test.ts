@@ -43,7 +43,7 @@ describe.each(["inline", "worker"] as const)("indexRepository (analysis: %s)", (
   /** Everything the index holds for the repository, in a comparable shape. */
   const snapshot = (ids: number[]) => ({
     files: [...index.listFiles("acme/app")].sort(),
-    owners: [...index.idOwners(ids.map(id))].sort(),
+    owners: [...index.idOwners("acme/app", ids.map(id))].sort(),
     reports: [...index.fileReports("acme/app")]
       .filter((r) => r.diagnostics.length > 0)
       .map((r) => [r.path, r.diagnostics.map((d) => d.code)])
@@ -72,7 +72,7 @@ describe.each(["inline", "worker"] as const)("indexRepository (analysis: %s)", (
     });
     const first = await run();
     expect(first).toMatchObject({ commit: repo.initial, added: 2, read: 2, skipped: 0 });
-    expect([...index.idOwners([id(1), id(2)])]).toEqual([
+    expect([...index.idOwners("acme/app", [id(1), id(2)])]).toEqual([
       [id(1), { repo: "acme/app", path: `${K}/a.md` }],
       [id(2), { repo: "acme/app", path: `${K}/sub/b.md` }],
     ]);
@@ -93,14 +93,14 @@ describe.each(["inline", "worker"] as const)("indexRepository (analysis: %s)", (
     await repo.remove([`${K}/c.md`]);
     const removed = await run();
     expect(removed).toMatchObject({ removed: 1, read: 0 });
-    expect(index.idOwners([id(3)]).size).toBe(0);
+    expect(index.idOwners("acme/app", [id(3)]).size).toBe(0);
     expect(index.listFiles("acme/app").has(`${K}/c.md`)).toBe(false);
 
     await repo.rename(`${K}/a.md`, `${K}/moved/a-renamed.md`);
     const renamed = await run();
     expect(renamed).toMatchObject({ added: 1, removed: 1, skipped: 0, read: 1 });
     expect(renamed.diagnostics.filter((d) => d.code === "duplicate_id")).toEqual([]);
-    expect(index.idOwners([id(1)]).get(id(1))?.path).toBe(`${K}/moved/a-renamed.md`);
+    expect(index.idOwners("acme/app", [id(1)]).get(id(1))?.path).toBe(`${K}/moved/a-renamed.md`);
   });
 
   it("skips the second file holding an id with duplicate_id; the first by path wins", async () => {
@@ -117,29 +117,32 @@ describe.each(["inline", "worker"] as const)("indexRepository (analysis: %s)", (
       }),
     ]);
     expect(copy.lines.join("\n")).toContain(`${K}/z-copy.md`);
-    expect(index.idOwners([id(1)]).get(id(1))?.path).toBe(`${K}/a.md`);
+    expect(index.idOwners("acme/app", [id(1)]).get(id(1))?.path).toBe(`${K}/a.md`);
 
-    // A new file earlier in path order takes the id, as a fresh index would decide.
-    await repo.commit({ [`${K}/0-first.md`]: entry(1, "The earliest holder.") });
+    // A copy earlier in path order (copying an entry to start a new one) is the newcomer:
+    // the file that held the id at the previous commit keeps it, the copy is reported.
+    await repo.commit({ [`${K}/0-first.md`]: entry(1, "A copy to start a new entry.") });
     const earlier = await run();
-    expect(index.idOwners([id(1)]).get(id(1))?.path).toBe(`${K}/0-first.md`);
+    expect(index.idOwners("acme/app", [id(1)]).get(id(1))?.path).toBe(`${K}/a.md`);
     expect(earlier.diagnostics.map((d) => [d.path, d.code])).toEqual([
-      [`${K}/a.md`, "duplicate_id"],
+      [`${K}/0-first.md`, "duplicate_id"],
+      [`${K}/z-copy.md`, "duplicate_id"],
     ]);
+    expect(earlier).toMatchObject({ added: 0, skipped: 2 });
+
+    // Deleting the holder frees the id: among files with no history, byte order decides.
+    await repo.remove([`${K}/a.md`]);
+    await run();
+    expect(index.idOwners("acme/app", [id(1)]).get(id(1))?.path).toBe(`${K}/0-first.md`);
+    expect(snapshot([1, 2]).reports).toEqual([[`${K}/z-copy.md`, ["duplicate_id"]]]);
     const incremental = snapshot([1, 2]);
 
-    // Deleting the holder frees the id for the next file in path order.
-    await repo.remove([`${K}/0-first.md`]);
-    await run();
-    expect(index.idOwners([id(1)]).get(id(1))?.path).toBe(`${K}/a.md`);
-    expect(snapshot([1, 2]).reports).toEqual([[`${K}/z-copy.md`, ["duplicate_id"]]]);
-
-    // The incremental state equals a fresh index of the same commit.
+    // With no history, a fresh index of the same commit decides the same way.
     const fresh = openIndex(join(work, "fresh.db"));
     try {
       const before = index;
       index = fresh;
-      await run(await git.resolveCommit("HEAD~1"));
+      await run();
       expect(snapshot([1, 2])).toEqual(incremental);
       index = before;
     } finally {
@@ -153,23 +156,27 @@ describe.each(["inline", "worker"] as const)("indexRepository (analysis: %s)", (
     await repo.commit({ [`${K}/a.md`]: entry(2, "Now two."), [`${K}/b.md`]: entry(1, "Now one.") });
     const swapped = await run();
     expect(swapped).toMatchObject({ updated: 2, skipped: 0, diagnostics: [] });
-    expect([...index.idOwners([id(1), id(2)])].sort()).toEqual([
+    expect([...index.idOwners("acme/app", [id(1), id(2)])].sort()).toEqual([
       [id(1), { repo: "acme/app", path: `${K}/b.md` }],
       [id(2), { repo: "acme/app", path: `${K}/a.md` }],
     ]);
   });
 
-  it("leaves an id held by another repository with it", async () => {
+  it("keeps an id held by another repository beside it, reporting the clash on every run", async () => {
     await setUp({ [`${K}/a.md`]: entry(1) });
     await indexRepository({ index, repo: git, repoName: "other/repo" });
-    const report = await run();
-    expect(report.diagnostics).toEqual([
-      expect.objectContaining({
-        code: "duplicate_id",
-        params: { id: id(1), other: `other/repo:${K}/a.md` },
-      }),
-    ]);
-    expect(index.idOwners([id(1)]).get(id(1))?.repo).toBe("other/repo");
+    for (let runs = 0; runs < 2; runs++) {
+      const report = await run();
+      expect(report.diagnostics).toEqual([
+        expect.objectContaining({
+          code: "id_clash",
+          params: { id: id(1), other: `other/repo:${K}/a.md` },
+        }),
+      ]);
+      expect(report).toMatchObject({ skipped: 0 });
+    }
+    expect(index.idOwners("other/repo", [id(1)]).get(id(1))?.repo).toBe("other/repo");
+    expect(index.idOwners("acme/app", [id(1)]).get(id(1))?.repo).toBe("acme/app");
   });
 
   it("case 3: a frontmatter `**Team letterhead**` is skipped with path, line and reason; the next push goes through", async () => {
@@ -180,8 +187,8 @@ describe.each(["inline", "worker"] as const)("indexRepository (analysis: %s)", (
       [`${K}/b.md`]: entry(2),
     });
     const report = await run();
-    expect(report).toMatchObject({ added: 3, skipped: 1 });
-    expect([...index.idOwners([id(1), id(2)]).keys()].sort()).toEqual([id(1), id(2)]);
+    expect(report).toMatchObject({ added: 2, skipped: 1 });
+    expect([...index.idOwners("acme/app", [id(1), id(2)]).keys()].sort()).toEqual([id(1), id(2)]);
     const [diagnostic] = report.diagnostics;
     expect(report.diagnostics).toHaveLength(1);
     expect(diagnostic).toMatchObject({
@@ -202,7 +209,7 @@ describe.each(["inline", "worker"] as const)("indexRepository (analysis: %s)", (
     const next = await run();
     expect(next).toMatchObject({ added: 1, updated: 1, skipped: 0, read: 2 });
     expect(next.diagnostics).toEqual([]);
-    expect(index.idOwners([id(3), id(4)]).size).toBe(2);
+    expect(index.idOwners("acme/app", [id(3), id(4)]).size).toBe(2);
   });
 
   it("gives the same index after the database is deleted and rebuilt", async () => {
@@ -287,11 +294,16 @@ describe.each(["inline", "worker"] as const)("indexRepository (analysis: %s)", (
     files[`${K}/huge.md`] = entry(999, "x".repeat(70 * 1024));
     await setUp(files);
     const report = await run();
-    expect(report).toMatchObject({ added: 181, skipped: 1, read: 180 });
+    expect(report).toMatchObject({ added: 180, skipped: 1, read: 180 });
     expect(report.diagnostics.map((d) => [d.path, d.code])).toEqual([
       [`${K}/huge.md`, "file_too_large"],
     ]);
-    expect(index.idOwners(Array.from({ length: 180 }, (_, i) => id(i + 1))).size).toBe(180);
+    expect(
+      index.idOwners(
+        "acme/app",
+        Array.from({ length: 180 }, (_, i) => id(i + 1)),
+      ).size,
+    ).toBe(180);
     // More than one batch: progress was reported between batches.
     expect(progress.filter((p) => p.done > 0 && p.done < 181).length).toBeGreaterThan(0);
   });

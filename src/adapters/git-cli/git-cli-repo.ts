@@ -1,6 +1,7 @@
 import { stat } from "node:fs/promises";
-import { resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { isLoreError, LoreError } from "../../core/lore-error.js";
+import { repoIdentity } from "../../core/repo-identity.js";
 import type { GitRepo, KnowledgeBlob } from "../../ports/git-repo.js";
 import { CatFileBatch } from "./cat-file-batch.js";
 import { assertGitValue, runGit } from "./run-git.js";
@@ -102,6 +103,67 @@ export class GitCliRepo implements GitRepo {
     }
   }
 
+  /**
+   * The repository's identity (see `core/repo-identity.ts`): the normalised URL of the
+   * `origin` remote, else `commit:<root commit>`, else the folder's path.
+   *
+   * @throws LoreError `git_failed` when git fails.
+   */
+  async identity(): Promise<string> {
+    const origin = await this.git(["config", "--get", "remote.origin.url"], [], [], [1]);
+    const originUrl = origin.exitCode === 0 ? origin.stdout.toString("utf8").trim() : undefined;
+    let rootCommits: string[] = [];
+    if (originUrl === undefined || originUrl === "") {
+      const roots = await this.git(["rev-list", "--max-parents=0", "HEAD", "--"], [], [], [128]);
+      if (roots.exitCode === 0) {
+        rootCommits = roots.stdout
+          .toString("latin1")
+          .split("\n")
+          .map((line) => line.trim());
+      }
+    }
+    return repoIdentity({ originUrl, rootCommits, path: this.dir });
+  }
+
+  /**
+   * The entry files whose working copy or staged copy differs from HEAD: modified, added,
+   * deleted, renamed and untracked `.md` files under `prefix`, through
+   * `git status --porcelain=v1 -z --untracked-files=all`. Empty for a bare repository.
+   *
+   * @param prefix - e.g. `.gitriver/knowledge/`.
+   * @returns repository-relative paths, sorted.
+   * @throws LoreError `git_failed`.
+   */
+  async changedFiles(prefix: string): Promise<string[]> {
+    if (this.bare) return [];
+    const { stdout } = await this.git(
+      ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames"],
+      [],
+      [prefix],
+    );
+    const paths = new Set<string>();
+    for (const record of stdout.toString("utf8").split("\0")) {
+      if (record.length < 4) continue;
+      const path = record.slice(3);
+      if (path.startsWith(prefix) && path.endsWith(".md")) paths.add(path);
+    }
+    return [...paths].sort();
+  }
+
+  /**
+   * The files whose change means HEAD may have moved: `HEAD` of the git folder, and
+   * `packed-refs` and `refs/` of the common folder (a linked work tree shares it), as
+   * absolute paths; the branch HEAD names is added by the watcher once it reads HEAD.
+   *
+   * @throws LoreError `git_failed`.
+   */
+  async refFolders(): Promise<{ gitDir: string; commonDir: string }> {
+    const { stdout } = await this.git(["rev-parse", "--git-dir", "--git-common-dir"]);
+    const [gitDir = ".", commonDir = gitDir] = stdout.toString("utf8").trim().split("\n");
+    const abs = (path: string) => (isAbsolute(path) ? path : join(this.dir, path));
+    return { gitDir: abs(gitDir), commonDir: abs(commonDir) };
+  }
+
   /** Ends the `cat-file --batch` process, if one runs. Idempotent. */
   async close(): Promise<void> {
     const batch = this.batch;
@@ -109,12 +171,18 @@ export class GitCliRepo implements GitRepo {
     await batch?.close();
   }
 
-  private git(args: string[], values: string[] = [], paths: string[] = []) {
+  private git(
+    args: string[],
+    values: string[] = [],
+    paths: string[] = [],
+    okExitCodes: number[] = [],
+  ) {
     return runGit({
       cwd: this.dir,
       args,
       values,
       paths,
+      okExitCodes,
       ...(this.options.home === undefined ? {} : { home: this.options.home }),
       ...(this.options.timeoutMs === undefined ? {} : { timeoutMs: this.options.timeoutMs }),
     });

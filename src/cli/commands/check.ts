@@ -12,6 +12,7 @@ import {
   parseBatch,
 } from "../../core/parse-batch.js";
 import { formatReport } from "../../core/parse-report.js";
+import { comparePaths } from "../../services/duplicate-ids.js";
 import { flag, printJson } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
@@ -94,7 +95,8 @@ async function collect(paths: readonly string[], badNames: string[] = []): Promi
       });
     }
   }
-  return [...new Set(files)].sort();
+  // Byte order of paths, as `lore index` parses them: the first holder of an id wins.
+  return [...new Set(files)].sort(comparePaths);
 }
 
 /**
@@ -141,7 +143,7 @@ export function checkFiles(
   const paths = files.map((file) => file.path);
   if (oversized.length > 0 || badNames.length > 0) {
     paths.push(...oversized.map((file) => file.path), ...badNames);
-    paths.sort();
+    paths.sort(comparePaths);
   }
   const order = new Map(paths.map((path, i) => [path, i]));
   const byPath = (a: { path: string }, b: { path: string }) =>

@@ -1,9 +1,9 @@
 import { LoreError } from "../../core/lore-error.js";
-import { atMostPositionals, flag, printJson } from "../args.js";
+import { atMostPositionals, flag, printJson, stringOption } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
 
-const USAGE = "lore get <id> [--json]";
+const USAGE = "lore get <id> [--repo R] [--json]";
 
 /** `lore get`: one entry whole, by id; counts a read (issue 2 §4). */
 export const getCommand: Command = {
@@ -12,15 +12,17 @@ export const getCommand: Command = {
   help: [
     `Usage: ${USAGE}`,
     "",
-    "Prints the entry as its file (frontmatter and body), or as JSON with --json. Opening",
-    "counts as a read for the configured user. Unreachable entries are found too.",
+    "Prints the entry's file as stored at the indexed commit (its bytes, read from git), or",
+    "as JSON with --json. Opening counts as a read for the configured user. Unreachable",
+    "entries are found too. When entries of two sources hold the id, --repo names one.",
     "",
     "Options:",
+    "  --repo R   the repository (identity or folder, see lore repos) or root:<id>",
     "  --json   print the entry as JSON",
     "",
-    "Exit codes: 0 found, 3 no entry with that id.",
+    "Exit codes: 0 found, 3 no entry with that id, 4 the id is held by several sources.",
   ].join("\n"),
-  options: { json: { type: "boolean" } },
+  options: { repo: { type: "string" }, json: { type: "boolean" } },
   async run(ctx, args) {
     atMostPositionals(args, 1, USAGE);
     const id = args.positionals[0]?.trim();
@@ -31,9 +33,10 @@ export const getCommand: Command = {
       });
     }
     const lore = await ctx.openLore();
-    const entry = await lore.open(id);
+    const repo = stringOption(args, "repo");
+    const entry = await lore.open(id, repo === undefined ? {} : { repo });
     if (flag(args, "json")) printJson(ctx.out, entry);
-    else ctx.out(entry.text.replace(/\n$/, ""));
+    else ctx.outRaw === undefined ? ctx.out(entry.text.replace(/\n$/, "")) : ctx.outRaw(entry.text);
     return EXIT_CODES.ok;
   },
 };

@@ -1,12 +1,14 @@
 import { resolve } from "node:path";
 import type { Lang } from "../../core/localized-text.js";
+import { LoreError } from "../../core/lore-error.js";
 import type { IndexProgress } from "../../services/index-knowledge.js";
+import { notIndexedNotice } from "../../services/index-target.js";
 import { atMostPositionals, flag, printJson, stringOption } from "../args.js";
 import type { CliContext, Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
 import { indexSummary } from "../index-summary.js";
 
-const USAGE = "lore index [dir|repo] [--commit REV] [--json]";
+const USAGE = "lore index [dir|repo] [--commit REV | --worktree] [--json]";
 
 function formatSeconds(seconds: number): string {
   if (!Number.isFinite(seconds)) return "?";
@@ -57,23 +59,35 @@ export const indexCommand: Command = {
     "changed files are read; deleted files drop their entries. Progress (files/s, ETA) goes",
     "to stderr; the parse report and a summary to stdout. Default target: the current folder.",
     "",
+    "Entry files whose working or staged copy differs from HEAD are not indexed; they are",
+    "named on stderr. --worktree indexes the working files instead of a commit.",
+    "",
     "Options:",
     "  --commit REV   the revision to index (a branch, tag or sha)",
+    "  --worktree     index the working files of the repository, committed or not",
     "  --json         print the report as JSON",
     "",
     "Exit codes: 0 indexed (wrong files are reported and skipped, not fatal), 1 git or",
     "index failure, 2 not a repository, 3 no such folder.",
   ].join("\n"),
-  options: { commit: { type: "string" }, json: { type: "boolean" } },
+  options: { commit: { type: "string" }, worktree: { type: "boolean" }, json: { type: "boolean" } },
   async run(ctx, args) {
     atMostPositionals(args, 1, USAGE);
     const target = resolve(ctx.cwd, args.positionals[0] ?? ".");
     const lore = await ctx.openLore();
     const progress = progressWriter(ctx, ctx.lang);
     const commit = stringOption(args, "commit");
+    const worktree = flag(args, "worktree");
+    if (worktree && commit !== undefined) {
+      throw new LoreError("invalid_input", {
+        reason: "give --commit or --worktree, not both",
+        reason_ru: "укажите --commit или --worktree, но не оба",
+      });
+    }
     const run = await lore
       .index(target, {
         ...(commit === undefined ? {} : { commit }),
+        ...(worktree ? { worktree } : {}),
         onProgress: (p) => progress.update(p),
       })
       .finally(() => progress.end());
@@ -82,6 +96,8 @@ export const indexCommand: Command = {
       for (const line of run.lines) ctx.out(line);
       ctx.out(indexSummary(run, ctx.lang));
     }
+    const notice = notIndexedNotice(run.notIndexed, ctx.lang);
+    if (notice !== undefined) ctx.err(`lore: ${notice}`);
     return EXIT_CODES.ok;
   },
 };

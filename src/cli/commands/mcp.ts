@@ -64,10 +64,12 @@ export const mcpCommand: Command = {
   help: [
     `Usage: ${USAGE}`,
     "",
-    "Runs the MCP server on stdin/stdout. At start it indexes the repositories",
-    "incrementally — the --repo paths, else [index] repos of the configuration, else the",
-    "current folder when it holds .gitriver/knowledge/ — and the tools answer once that is",
-    "done. Stdout carries only the protocol; logs and parse diagnostics go to stderr.",
+    "Runs the MCP server on stdin/stdout. It keeps the repositories indexed — the --repo",
+    "paths, else [index] repos of the configuration, else the current folder when it holds",
+    ".gitriver/knowledge/: the tools answer at once from the existing index while it",
+    "refreshes in the background (a repository never indexed is waited for), and a moved",
+    "HEAD is indexed before the next answer. Stdout carries only the protocol; logs and",
+    "parse diagnostics go to stderr.",
     "",
     "Tools (underscore names):",
     "  entries          knowledge_recall, knowledge_open, knowledge_check",
@@ -95,10 +97,13 @@ export const mcpCommand: Command = {
     // Loaded on demand so that other commands start without the MCP SDK.
     const { createMcpServer } = await import("../../mcp/create-mcp-server.js");
     const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
-    const ready = lore.indexAll(repos);
+    // Answers at once from the existing index; refreshes in the background (and before an
+    // answer when HEAD moved); waits only for repositories never indexed.
+    const served = lore.serveIndex(repos);
+    const ready = served.ready;
     const { toolNames } = await import("../../mcp/tool-names.js");
     const { federationFeatures } = await import("../../main/lazy-federation.js");
-    const server = createMcpServer(lore.port(ready), {
+    const server = createMcpServer(lore.port(ready, {}, served), {
       toolNames: style,
       lang: ctx.lang,
       version: ctx.version,
@@ -114,7 +119,7 @@ export const mcpCommand: Command = {
     transport.onclose = () => {};
     await server.connect(transport);
     await untilStopped(closed);
-    await ready;
+    await served.close();
     await server.close();
     return EXIT_CODES.ok;
   },

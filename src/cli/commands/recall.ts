@@ -6,7 +6,8 @@ import { flag, intOption, printJson, stringOption } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
 
-const USAGE = "lore recall <query…> [--tool NAME] [--limit N] [--cursor C] [--root ID] [--json]";
+const USAGE =
+  "lore recall <query…> [--tool NAME] [--limit N] [--cursor C] [--root ID] [--repo R] [--json]";
 
 type Hit = RecallAnswer["hits"][number];
 
@@ -37,7 +38,12 @@ export function printRecall(
 ): void {
   answer.hits.forEach((hit, i) => {
     out(`${i + 1}. ${hit.summary}`);
-    const where = hit.kind === "wiki" ? hit.source : `${hit.source}: ${hit.path}`;
+    // Each hit names its kind and its source: an entry's repository (its identity), a
+    // note's root (`[root]`), a wiki page's path.
+    const where =
+      hit.kind === "wiki"
+        ? hit.source
+        : `${hit.root === undefined ? hit.repo : `[${hit.root}]`}  ${hit.path}`;
     out(`   ${hit.id}  ${hit.kind} ${where}`);
     out(`   ${lang === "ru" ? "почему" : "why"}: ${whyText(hit)}  score ${hit.score.toFixed(3)}`);
   });
@@ -74,6 +80,7 @@ export const recallCommand: Command = {
     "  --limit N     most hits (default 10)",
     "  --cursor C    the next page (`next_cursor` of the previous answer)",
     "  --root ID     only the notes of this knowledge root (group, public, primary …)",
+    "  --repo R      only the entries of this repository (identity or folder, see lore repos)",
     "  --json        print {hits, total, next_cursor}",
     "",
     "Exit codes: 0 answered (even with no hit), 2 empty query or bad option.",
@@ -83,6 +90,7 @@ export const recallCommand: Command = {
     limit: { type: "string" },
     cursor: { type: "string" },
     root: { type: "string" },
+    repo: { type: "string" },
     json: { type: "boolean" },
   },
   async run(ctx, args) {
@@ -97,6 +105,8 @@ export const recallCommand: Command = {
     if (cursor !== undefined) input.cursor = cursor;
     const root = stringOption(args, "root");
     if (root !== undefined) input.knowledge_root_id = root;
+    const repo = stringOption(args, "repo");
+    if (repo !== undefined) input.repo = repo;
     if (input.query === undefined && input.tool === undefined) throw new LoreError("empty_query");
     const lore = await ctx.openLore();
     // The roots' notes change on disk between runs: bring them up to date first.

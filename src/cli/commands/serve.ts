@@ -1,3 +1,4 @@
+import type { ServedIndex } from "../../main/compose.js";
 import { atMostPositionals, intOption, stringOption } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
@@ -55,21 +56,29 @@ export const serveCommand: Command = {
     const { startMcpHttpServer } = await import("../../mcp/mcp-http-server.js");
     let indexing = true;
     // Indexing starts once the server listens: when it cannot (address_in_use), nothing
-    // runs on after the refusal (no write into an index the CLI is closing).
+    // runs on after the refusal (no write into an index the CLI is closing). Until then
+    // the tools wait on `late`, which stands for the index upkeep started after listen.
+    let served: ServedIndex | undefined;
     let listening = (): void => {};
-    const ready = new Promise<void>((resolve) => {
+    const started = new Promise<void>((resolve) => {
       listening = resolve;
-    })
-      .then(() => lore.indexAll(repos))
-      .finally(() => {
-        indexing = false;
-      });
+    });
+    const late: ServedIndex = {
+      ready: started.then(() => served?.ready),
+      fresh: (signal) => started.then(() => served?.fresh(signal)),
+      close: async () => {
+        await served?.close();
+      },
+    };
+    const ready = late.ready.finally(() => {
+      indexing = false;
+    });
     const http = await startMcpHttpServer({
       host,
       port,
       createServer: () =>
         // Remote callers: a knowledge_path must be a configured root.
-        createMcpServer(lore.port(ready, { remote: true }), {
+        createMcpServer(lore.port(ready, { remote: true }, late), {
           toolNames: style,
           lang: ctx.lang,
           version: ctx.version,
@@ -77,6 +86,7 @@ export const serveCommand: Command = {
       health: () => ({ version: ctx.version, indexing }),
       log: ctx.err,
     });
+    served = lore.serveIndex(repos);
     listening();
     ctx.err(
       ctx.lang === "ru"
@@ -85,7 +95,7 @@ export const serveCommand: Command = {
     );
     await untilStopped();
     await http.close();
-    await ready;
+    await late.close();
     return EXIT_CODES.ok;
   },
 };

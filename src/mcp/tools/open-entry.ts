@@ -65,9 +65,10 @@ export function registerOpenTool(
       outputSchema: openOutput,
       annotations: readOnlyAnnotations("Open a knowledge entry"),
     },
-    async ({ id }) => {
+    async ({ id }, extra) => {
       try {
-        await port.ready;
+        // Sees a moved HEAD first; a cancelled request cancels that refresh.
+        await (port.fresh === undefined ? port.ready : port.fresh(extra.signal));
         const entry = await port.open(id.trim());
         return jsonResult(trimEntry(entry));
       } catch (error) {

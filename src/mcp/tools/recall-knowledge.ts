@@ -88,9 +88,10 @@ export function registerRecallTool(
       outputSchema: recallOutput(names),
       annotations: readOnlyAnnotations("Recall team knowledge"),
     },
-    async (args) => {
+    async (args, extra) => {
       try {
-        await port.ready;
+        // Sees a moved HEAD first; a cancelled request cancels that refresh.
+        await (port.fresh === undefined ? port.ready : port.fresh(extra.signal));
         const input: RecallArgs = {};
         if (args.query !== undefined) input.query = args.query;
         if (args.tool !== undefined) input.tool = args.tool;
