@@ -56,7 +56,7 @@ export async function measureMcpColdStarts(
   peer?: ColdStartPeer,
   baselineRoot: string = root,
 ): Promise<McpColdStartResult & { peerError?: string }> {
-  return coldStarts(repo, root, loreMcpTarget(repo, root, dbFile), runs, peer, baselineRoot);
+  return coldStarts(repo, loreMcpTarget(repo, root, dbFile), runs, peer, baselineRoot);
 }
 
 /**
@@ -90,7 +90,6 @@ export const COLD_START_QUERY = buildVocabularies().en.words[150] ?? "deploy";
  */
 async function coldStarts(
   repo: BenchRepo,
-  root: string,
   lore: ColdStartTarget,
   runs: number,
   peer: ColdStartPeer | undefined,

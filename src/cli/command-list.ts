@@ -52,6 +52,16 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./commands/get.js")).getCommand,
   },
   {
+    name: "repos",
+    summary: "list the indexed repositories: path, identity, commit, entries, last indexed",
+    load: async () => (await import("./commands/repos.js")).reposCommand,
+  },
+  {
+    name: "forget",
+    summary: "drop a repository from the index (its files in git stay)",
+    load: async () => (await import("./commands/forget.js")).forgetCommand,
+  },
+  {
     name: "import",
     summary: "turn a file or a folder of rules, skills or notes into entry files",
     load: async () => (await import("./commands/import.js")).importCommand,

@@ -104,13 +104,21 @@ export class Counters {
 
   /**
    * The counters of one user, or of everyone, ordered by user then entry id; queued counts
-   * are written first.
+   * are written first, unless another writer holds the lock (then they stay queued and
+   * the stored counts are answered at once).
    *
    * @param user - whose counters; absent = all users.
-   * @throws the SQLite error of the write of queued counts (they stay queued).
+   * @throws the SQLite error of the write of queued counts other than `SQLITE_BUSY` (they
+   *   stay queued).
    */
   stats(user?: string): CounterRow[] {
-    this.flush();
+    try {
+      this.flush({ wait: false });
+    } catch (error) {
+      // Another writer holds the lock (a refresh): the queued counts stay queued and the
+      // stored ones are answered; a read never waits on a writer.
+      if (!isBusy(error)) throw error;
+    }
     return (user === undefined ? this.#all.all() : this.#byUser.all(user)) as CounterRow[];
   }
 
@@ -179,4 +187,10 @@ export class Counters {
     // Pending counts never keep a process alive: `close` writes them.
     this.#timer.unref();
   }
+}
+
+/** True for SQLite's "database is locked" (`SQLITE_BUSY`, and its extended codes). */
+export function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && code.startsWith("SQLITE_BUSY");
 }

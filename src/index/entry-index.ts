@@ -14,7 +14,7 @@ import { entryText, type IndexDocument, indexDocument } from "../core/index-docu
 import { LoreError } from "../core/lore-error.js";
 import { evaluateContract } from "../core/parse-contract.js";
 import { ContractLookup, FIRED_ENTRIES_TABLE } from "./contract-lookup.js";
-import { type CounterRow, Counters } from "./counters.js";
+import { type CounterRow, Counters, isBusy } from "./counters.js";
 import { migrate } from "./migrate.js";
 import { openSqliteDatabase, type SqliteDatabase } from "./sqlite-database.js";
 import { TextSearch } from "./text-search.js";
@@ -812,10 +812,4 @@ export function openIndex(file: string, options: OpenIndexOptions = {}): EntryIn
     if (error instanceof LoreError) throw error;
     throw new LoreError("index_failed", { reason: String(error) }, { cause: error });
   }
-}
-
-/** Whether an error is SQLite's "database is locked" (`SQLITE_BUSY`, any extended code). */
-function isBusy(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && code.startsWith("SQLITE_BUSY");
 }

@@ -244,11 +244,17 @@ export function recall(index: EntryIndex, input: RecallInput): RecallAnswer {
     if (candidate.text) why.push({ kind: "text" });
     hits.push(recallHit(record, why, displayScore(candidate.score)));
   }
-  const total = fired + textTotal - firedText.size - excluded;
+  // The hits are the union of the fired entries and the text matches. Its size is exact
+  // when every text match was fetched; else the overlap of the fired entries with the
+  // text matches not fetched is unknown, and the larger of the two known parts is a lower
+  // bound (never a sum that counts an entry found both ways twice).
+  const seen = fired + text.length - firedText.size;
+  const allText = before === textTotal;
+  const total = allText ? seen : Math.max(seen, textTotal - excluded);
   const answer = fitPage(hits, {
     offset,
     total: Math.max(total, offset + hits.length),
-    totalExact,
+    totalExact: totalExact && allText,
     more: order.length > need || (!complete && text.length >= need),
     key,
   });

@@ -77,8 +77,8 @@ describe("lore repos, forget, recall --repo", () => {
     expect(text.stdout).toContain("1 entries, 0 skipped, 0 drafts");
 
     const both = await lore(["recall", "deploy"]);
-    expect(both.stdout).toContain(`${id(1)}  github.com/acme/alpha  ${K}/a.md`);
-    expect(both.stdout).toContain(`${id(2)}  commit:${b.initial}  ${K}/b.md`);
+    expect(both.stdout).toContain(`${id(1)}  entry github.com/acme/alpha  ${K}/a.md`);
+    expect(both.stdout).toContain(`${id(2)}  entry commit:${b.initial}  ${K}/b.md`);
     const onlyA = JSON.parse((await lore(["recall", "deploy", "--repo", a.dir, "--json"])).stdout);
     expect(onlyA.hits.map((h: { id: string }) => h.id)).toEqual([id(1)]);
     const byName = JSON.parse(

@@ -131,13 +131,31 @@ describe("--tool-names=seed: each seed's tools under exactly the seed's names", 
   });
 
   it("answers ask_projects with seed 000's next_action_hint, to the letter", async () => {
+    // Seed 000's hint is Russian: `lang = "ru"` gives it word for word (English is the default).
+    const ru = await connect([
+      "--config",
+      config("seed-ru.toml", ['lang = "ru"', ...forgeLines()]),
+      "--tool-names=seed",
+    ]);
+    try {
+      const answer = (await ru.callTool({
+        name: "knowledge.ask_projects",
+        arguments: { query: "yarn", projects: ["web"] },
+      })) as Result;
+      expect(answer.isError).toBeFalsy();
+      expect((answer.structuredContent as { next_action_hint: string }).next_action_hint).toBe(
+        "knowledge.get_from(project, slug) для полного текста; tasks.create(target_project, body) если знание не оформлено",
+      );
+    } finally {
+      await ru.close();
+    }
     const result = (await client.callTool({
       name: "knowledge.ask_projects",
       arguments: { query: "yarn", projects: ["web"] },
     })) as Result;
     expect(result.isError).toBeFalsy();
     expect((result.structuredContent as { next_action_hint: string }).next_action_hint).toBe(
-      "knowledge.get_from(project, slug) для полного текста; tasks.create(target_project, body) если знание не оформлено",
+      "knowledge.get_from(project, slug) for the full text; tasks.create(target_project, body) if the knowledge is not written down",
     );
     const { tools } = await client.listTools();
     const ask = tools.find((t) => t.name === "knowledge.ask_projects");

@@ -128,7 +128,8 @@ describe("lore recall spans entries and the project's wiki pages", () => {
       const hits = await ask();
       expect(hits.map((hit) => [hit.kind, hit.source])).toEqual([
         ["wiki", ".wiki/concepts/stripe-webhook-retries.md"],
-        ["entry", repo.dir],
+        // An entry's source is its repository's identity: with no remote, the root commit.
+        ["entry", expect.stringMatching(/^commit:[0-9a-f]{40}$/)],
       ]);
     } finally {
       await client.close();
