@@ -129,7 +129,7 @@ function hostName(req: IncomingMessage): string {
 
 /**
  * Serves MCP over Streamable HTTP (`POST /mcp`, stateless: a fresh server and transport per
- * request, JSON responses) and `GET /healthz`, with `node:http`. Issue 2 §5, `lore serve`.
+ * request, JSON responses) and `GET /healthz`, with `node:http`: `lore serve`.
  *
  * When bound to a loopback address, requests whose `Host` is not a loopback name are
  * refused with 403 (DNS rebinding protection); a request whose `Origin` is not allowed
