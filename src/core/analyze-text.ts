@@ -1,5 +1,5 @@
 /**
- * The one text pipeline of matching: normalise, split, stem (issue 2, section 4).
+ * The one text pipeline of matching: normalise, split, stem (recall).
  */
 import { normalizeText } from "./normalize-text.js";
 import { stemToken } from "./stem.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "./config.js";
 
-describe("config: [forge], [wiki], [projects], machine (issue 4)", () => {
+describe("config: [forge], [wiki], [projects], machine (federation, seeds 000 and 001)", () => {
   it("accepts the federation keys", () => {
     const text = [
       'machine = "laptop"',

@@ -29,7 +29,7 @@ describe("parseConfig", () => {
     expect(parseConfig("")).toEqual({ value: {}, problems: [] });
   });
 
-  it("accepts the [knowledge] table of issue 3 without interpreting it", () => {
+  it("accepts the [knowledge] table of seed 003 without interpreting it", () => {
     const text = [
       "[knowledge]",
       "primary = '~/notes'",
@@ -103,13 +103,13 @@ describe("parseConfig", () => {
     expect(problems[0]?.message.en).toMatch(/^TOML syntax: /);
   });
 
-  it("hints at quoting for a Windows path in double quotes (issue 3, case 1)", () => {
+  it("hints at quoting for a Windows path in double quotes (knowledge roots: TOML paths)", () => {
     const { problems } = parseConfig('[index]\ndatabase = "C:\\Users\\kb\\index.db"\n');
     expect(problems[0]).toMatchObject({ key: "index.database", line: 2 });
     expect(problems[0]?.message.en).toContain("use single quotes");
   });
 
-  it("refuses a path that holds control characters (issue 3, case 1)", () => {
+  it("refuses a path that holds control characters (knowledge roots: TOML paths)", () => {
     const { problems } = parseConfig('[index]\ndatabase = "C:\\temp\\new"\n');
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({ key: "index.database", line: 2 });

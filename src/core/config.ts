@@ -7,7 +7,7 @@ import { nearestKey } from "./nearest-key.js";
 /**
  * The configuration file model (`lore.toml`), as written, before defaults are applied.
  * Every key is optional; `main/load-config.ts` fills the defaults from the environment.
- * Issue 2 §5 ("Interfaces") and issue 3 ("Configuration").
+ * Used by the interfaces (`lore serve`, `lore mcp`) and the knowledge roots (seed 003).
  */
 export interface ConfigFile {
   /** Who counts as the reader of shown/read counters. Default: env `LORE_USER`, else the OS user. */
@@ -27,13 +27,13 @@ export interface ConfigFile {
     port?: number;
   };
   /**
-   * Knowledge roots (issue 3, seed 003): `primary`, `[knowledge.roots]`,
+   * Knowledge roots (seed 003): `primary`, `[knowledge.roots]`,
    * `[[knowledge.read_only]]`; see `core/knowledge-roots.ts`.
    */
   knowledge?: KnowledgeConfig;
-  /** This machine's name, written to `cache.json` as `machine` (issue 4). Default: the host name. */
+  /** This machine's name, written to `cache.json` as `machine` (federation, seeds 000 and 001). Default: the host name. */
   machine?: string;
-  /** Where the user's repositories live (issue 4 "Forge adapters"). Default: none (federation tools disabled). */
+  /** Where the user's repositories live (federation, “Forge adapters”). Default: none (federation tools disabled). */
   forge?: {
     /** `local` (a folder of git repositories, the embedded default) or `gitea`. Default: `local` when `root` is set, `gitea` when `url` is set. */
     kind?: "local" | "gitea";
@@ -123,7 +123,7 @@ export function hasControlCharacter(text: string): boolean {
   return false;
 }
 
-// A control character in a path means a backslash became an escape (issue 3, case 1).
+// A control character in a path means a backslash became an escape (knowledge roots: TOML paths).
 const pathString = z
   .string()
   .min(1)
@@ -172,7 +172,7 @@ const schema = z.strictObject({
  *
  * Problems: TOML syntax (line and column from smol-toml, with a hint for Windows paths in
  * double quotes), unknown keys (named with the nearest known key), values of the wrong
- * type or range, and paths holding control characters (issue 3, case 1). Each problem
+ * type or range, and paths holding control characters (knowledge roots: TOML paths). Each problem
  * names its key and line.
  *
  * @param text - the file's text (UTF-8 decoded).

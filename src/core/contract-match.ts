@@ -1,5 +1,5 @@
 /**
- * When a contract fires (issue 2, section 4; seed 004, "Контракт извлечения"; DESIGN.md
+ * When a contract fires (recall; seed 004, "Контракт извлечения"; DESIGN.md
  * glossary "mechanism"):
  * - `on_query`: each element of `params.words` is normalised and stemmed into a token
  *   sequence (`analyzeText`); it fires when that sequence appears contiguously in the

@@ -18,7 +18,7 @@ export function checkRepoPath(path: string): void {
 /**
  * Refuses a ref (branch, tag, sha) that git could read as an option or that would break
  * `<ref>:<path>`: empty, leading `-`, `:`, whitespace or control characters. Non-ASCII
- * names such as `kb/ёлка-update` pass (issue 4, case 3).
+ * names such as `kb/ёлка-update` pass.
  *
  * @param ref - the ref as given.
  * @throws LoreError `invalid_input`.

@@ -16,7 +16,7 @@ const HOT = [
   "",
 ].join("\n");
 
-describe("hot sections (issue 3)", () => {
+describe("hot sections (knowledge roots, seed 003)", () => {
   it("splits by headings, not inside code fences", () => {
     const sections = splitHotSections(HOT);
     expect(sections.map((s) => [s.level, s.heading, s.line])).toEqual([

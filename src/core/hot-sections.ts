@@ -1,7 +1,7 @@
 /**
  * The hot file (`agent-notes.md` at the primary root) split into sections by markdown
- * headings, and the sections relevant to a query (seed 003, "Поток агента"; issue 3 "The
- * registry and the hot section"). Matching uses `analyzeText`, the normalisation and stems
+ * headings, and the sections relevant to a query (seed 003, "Поток агента"; knowledge roots, “The
+ * registry and the hot section”). Matching uses `analyzeText`, the normalisation and stems
  * of recall. Pure.
  */
 import { analyzeText } from "./analyze-text.js";

@@ -1,6 +1,6 @@
 /**
  * A tolerant reader of *foreign* frontmatter — the `---` block of a Cursor rule, a skill,
- * a wiki page — for the import rule (issue 2, section 7 "Real input"). Not the Lore entry
+ * a wiki page — for the import rule (real input). Not the Lore entry
  * parser: nothing here is refused, the reader takes what it can.
  */
 import type { Diagnostic } from "./diagnostic.js";

@@ -1,5 +1,5 @@
 /**
- * Why a file was not imported (issue 2, section 7 "Real input"): stable reason codes with
+ * Why a file was not imported (real input): stable reason codes with
  * messages in English and Russian, for `importRule` and `importFolder`.
  */
 import { fillTemplate, type LocalizedText } from "./localized-text.js";

@@ -1,6 +1,6 @@
 /**
  * Markdown structure the import rule reads: headings, the first prose paragraph, and the
- * split of a body too large for one entry into parts (issue 2, section 7; seed 004
+ * split of a body too large for one entry into parts (real input; seed 004
  * "Пределы": 64 KB per file).
  */
 import { capUtf8 } from "./summary.js";

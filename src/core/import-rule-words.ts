@@ -1,5 +1,5 @@
 /**
- * The `on_query` words of an imported file (issue 2, section 7 "Real input"): distinct
+ * The `on_query` words of an imported file (real input): distinct
  * significant terms, taken in a fixed order from the file's name, title, description and
  * headings — never from generic headings, template headings shared by many imported
  * files, or words found in a large share of them (recall "import picks distinctive

@@ -1,7 +1,7 @@
 /**
  * The import rule: one real agent-knowledge file (a Cursor rule, a skill, an AGENTS.md, a
  * wiki page, a note) becomes one Lore entry, or several when it is too large
- * (issue 2, section 7 "Real input"; seed 004 "Устройство файла", "Пределы").
+ * (real input; seed 004 "Устройство файла", "Пределы").
  *
  * The rule, in order:
  *

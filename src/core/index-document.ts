@@ -6,7 +6,7 @@ import { analyzeText } from "./analyze-text.js";
 import { type ContractWord, contractTools, contractWords } from "./contract-match.js";
 import type { ParsedEntry } from "./entry.js";
 
-/** The analysed form of one entry (issue 2, sections 3 and 4). */
+/** The analysed form of one entry (the index and recall). */
 export interface IndexDocument {
   /** The summary's stems joined by single spaces (the FTS `summary` column). */
   summaryText: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkKnowledgePath, requireKnowledgePath } from "./knowledge-path.js";
 
-describe("checkKnowledgePath (issue 3, path safety)", () => {
+describe("checkKnowledgePath (knowledge roots, path safety)", () => {
   it("cleans relative paths", () => {
     expect(checkKnowledgePath("group/smoke-test-v1.md")).toEqual({
       ok: true,

@@ -1,5 +1,5 @@
 /**
- * Path safety for `file_path` (seed 003; issue 3 "Resolution and access"; DESIGN.md
+ * Path safety for `file_path` (seed 003; knowledge roots, “Resolution and access”; DESIGN.md
  * "Non-negotiables": no path escapes its root). Pure: the symlink check is done by the
  * caller with `realpath` (`services/knowledge-files.ts`).
  */

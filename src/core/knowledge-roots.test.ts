@@ -15,7 +15,7 @@ const FULL = [
   "path = 'D:\\kb\\public'",
 ].join("\n");
 
-describe("[knowledge] in lore.toml (issue 3, Configuration)", () => {
+describe("[knowledge] in lore.toml (knowledge roots, configuration)", () => {
   it("reads primary, named and read-only roots in order", () => {
     const { value, problems } = parseConfig(FULL);
     expect(problems).toEqual([]);

@@ -1,5 +1,5 @@
 /**
- * The knowledge roots model (seed 003, ADR 015 "Решение (MCP)"; issue 3 "Configuration"):
+ * The knowledge roots model (seed 003, ADR 015 "Решение (MCP)"; knowledge roots, “Configuration”):
  * the primary root (the user's, read-write), named roots (`[knowledge.roots]`) and
  * read-only roots (`[[knowledge.read_only]]`, e.g. `group`, `public`). Pure.
  */

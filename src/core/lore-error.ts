@@ -45,6 +45,7 @@ export const ERROR_CODES = {
   address_in_use: "unavailable",
   remote_file_too_large: "unavailable",
   answer_too_large: "invalid_input",
+  request_too_large: "invalid_input",
   forge_worktree_dirty: "conflict",
   cancelled: "unavailable",
   forge_failed: "internal",
@@ -191,6 +192,10 @@ const MESSAGES: Record<ErrorCode, LocalizedText> = {
   answer_too_large: {
     en: "the answer would be {size} bytes, over the {limit}-byte budget of one answer; {hint}",
     ru: "ответ занял бы {size} байт, больше бюджета одного ответа {limit} байт; {hint_ru}",
+  },
+  request_too_large: {
+    en: "the request is over the {limit}-byte limit of one MCP message ({size}); it was not read, the server goes on",
+    ru: "запрос больше предела одного сообщения MCP в {limit} байт ({size_ru}); он не прочитан, сервер работает дальше",
   },
   forge_worktree_dirty: {
     en:

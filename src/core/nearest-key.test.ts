@@ -18,7 +18,7 @@ describe("editDistance", () => {
 });
 
 describe("nearestKey", () => {
-  it("suggests the known key for typos and case (issue 2, case 4)", () => {
+  it("suggests the known key for typos and case (the typo keys `sumary` and `Links`)", () => {
     expect(nearestKey("sumary", KNOWN_KEYS)).toBe("summary");
     expect(nearestKey("Links", KNOWN_KEYS)).toBe("links");
     expect(nearestKey("orign", KNOWN_KEYS)).toBe("origin");

@@ -1,6 +1,6 @@
 /**
  * Text normalisation shared by both sides of matching: the index (entry summaries, bodies,
- * contract words) and the queries (issue 2, section 4 "Matching"; seed 004, recall).
+ * contract words) and the queries (recall, matching; seed 004, recall).
  */
 
 /**

@@ -14,7 +14,7 @@ import {
 import type { FrontmatterLocator } from "./frontmatter-locator.js";
 import { nearestKey } from "./nearest-key.js";
 
-/** The parameters each known mechanism takes (seed 004; issue 2, §2 "Known mechanisms"). */
+/** The parameters each known mechanism takes (seed 004; the entry format "Known mechanisms"). */
 export const MECHANISM_PARAMS: Readonly<Record<string, readonly string[]>> = {
   on_query: ["words"],
   on_tool: ["name"],
@@ -40,8 +40,8 @@ export interface ContractChecks {
 }
 
 /**
- * Checks the `contract` field (seed 004, "Поля заголовка"; issue 2, §2 "Known
- * mechanisms"): a list of `{mechanism, params}` clauses. `on_query` needs `params.words`
+ * Checks the `contract` field (seed 004, "Поля заголовка"; the entry format, known
+ * mechanisms): a list of `{mechanism, params}` clauses. `on_query` needs `params.words`
  * (a non-empty list of non-blank strings), `on_tool` needs `params.name` (a non-blank
  * string), neither holding a control character other than TAB and LF (see
  * `findControlCharacter`) — `invalid_mechanism_params`, with a hint for `- #word` items, which YAML reads as

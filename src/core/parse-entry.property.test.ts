@@ -6,7 +6,7 @@ import { escapeFileName, fileNameNotUtf8 } from "./file-name.js";
 import { parseBatch } from "./parse-batch.js";
 import { parseEntry } from "./parse-entry.js";
 
-/** The outcome rule of issue 2, §2: no throw; every file is parsed or has an error. */
+/** The outcome rule of the entry format: no throw; every file is parsed or has an error. */
 function parsedOrDiagnosed(result: ParseResult): void {
   const errors = result.diagnostics.filter((d) => d.severity === "error");
   if (result.value === undefined) expect(errors.length).toBeGreaterThan(0);

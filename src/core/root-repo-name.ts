@@ -1,5 +1,5 @@
 /**
- * How the notes of a knowledge root are named in the index (issue 3, recall across roots):
+ * How the notes of a knowledge root are named in the index (knowledge roots, recall across roots):
  * under the repository name `root:<id>` (id in lower case), so a recall hit names its root
  * without a schema change. Pure.
  */

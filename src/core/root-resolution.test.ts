@@ -8,7 +8,7 @@ const roots: KnowledgeRoot[] = [
   { id: "group", kind: "read_only", path: "/srv/group-kb", writable: false },
 ];
 
-describe("resolveRoot (issue 3, Resolution and access)", () => {
+describe("resolveRoot (knowledge roots, resolution and access)", () => {
   it("gives primary with no argument, and for user / primary in any case", () => {
     expect(resolveRoot(roots, {}).id).toBe("primary");
     expect(resolveRoot(roots, { knowledge_root_id: "USER" }).id).toBe("primary");

@@ -1,6 +1,6 @@
 /**
- * Root resolution, the one rule every tool uses (seed 003 ADR 015 "Решение (MCP)"; issue 3
- * "Resolution and access"): `knowledge_root_id` (case-insensitive, `user`/`primary` = the
+ * Root resolution, the one rule every tool uses (seed 003 ADR 015 "Решение (MCP)"; knowledge
+ * roots, resolution and access): `knowledge_root_id` (case-insensitive, `user`/`primary` = the
  * primary root) or `knowledge_path` (an absolute path to a root folder), never both;
  * neither = primary. Pure: path comparison is textual (the caller passes resolved paths).
  */

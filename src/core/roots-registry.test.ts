@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { matchRegistry, parseRegistry, rootForPath } from "./roots-registry.js";
 
-describe("parseRegistry (issue 3, The registry)", () => {
+describe("parseRegistry (knowledge roots, the registry)", () => {
   it("case 2: longest match, whole segments only", () => {
     const { entries, diagnostics } = parseRegistry("team/ => group\nteam/x.md => user\n");
     expect(diagnostics).toEqual([]);

@@ -1,6 +1,6 @@
 /**
- * The roots registry (seed 003, "Реестр «файл → root» + hot" and "Формат реестра"; issue 3
- * "The registry and the hot section"): `knowledge/work/local/knowledge-roots-index-v1.md`
+ * The roots registry (seed 003, "Реестр «файл → root» + hot" and "Формат реестра"; knowledge
+ * roots, the registry and the hot section): `knowledge/work/local/knowledge-roots-index-v1.md`
  * in the primary root says which root holds the text of a file. Pure.
  *
  * Format, one entry per line:
@@ -163,7 +163,7 @@ export function matchRegistry(
 }
 
 /**
- * The root that holds a path by the registry (issue 3, case 2).
+ * The root that holds a path by the registry (knowledge roots: registry lines).
  *
  * @param entries - from {@link parseRegistry}.
  * @param path - a path relative to `knowledge/`.

@@ -1,5 +1,5 @@
 /**
- * From a user's query to safe FTS5 expressions (issue 2, section 4 "Full text": query
+ * From a user's query to safe FTS5 expressions (recall, full text: query
  * syntax from users never reaches FTS5 raw).
  *
  * The rule, in full:
@@ -72,7 +72,7 @@ export interface SearchQuery {
 }
 
 /**
- * Parses a user's query (issue 2, section 4) by the rule in this module's header.
+ * Parses a user's query (recall) by the rule in this module's header.
  *
  * @param query - the text a user or agent typed; any string.
  * @returns the query's words and stems.

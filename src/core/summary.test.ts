@@ -22,14 +22,14 @@ describe("deriveSummary", () => {
     expect(firstParagraph("a\nb\n \t \nc")).toBe("a\nb");
   });
 
-  it("caps x + 300 × а at x + 255 × а, 511 bytes (issue 2, case 5)", () => {
+  it("caps x + 300 × а at x + 255 × а, 511 bytes (the summary cap)", () => {
     const result = deriveSummary(`x${"а".repeat(300)}\n`);
     expect(result.summary).toBe(`x${"а".repeat(255)}`);
     expect(utf8ByteLength(result.summary)).toBe(511);
     expect(result.atCap).toBe(true);
   });
 
-  it("caps ab + 200 × 😀 at ab + 127 × 😀, 510 bytes (issue 2, case 5)", () => {
+  it("caps ab + 200 × 😀 at ab + 127 × 😀, 510 bytes (the summary cap)", () => {
     const result = deriveSummary(`ab${"😀".repeat(200)}`);
     expect(result.summary).toBe(`ab${"😀".repeat(127)}`);
     expect(utf8ByteLength(result.summary)).toBe(510);

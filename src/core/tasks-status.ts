@@ -2,8 +2,8 @@ import type { LocalizedText } from "./localized-text.js";
 import { LoreError } from "./lore-error.js";
 
 /**
- * `.tasks/STATUS.md` — a project's task board, one markdown table (issue 4 "Sync and the
- * cache"; the seed's `parseStatus` / `ActiveTask`). Format:
+ * `.tasks/STATUS.md` — a project's task board, one markdown table (federation, “Sync and the
+ * cache”; the seed's `parseStatus` / `ActiveTask`). Format:
  *
  * ```md
  * # Tasks

@@ -1,5 +1,5 @@
 /**
- * Word splitting for matching (issue 2, section 4 "Matching").
+ * Word splitting for matching (recall, matching).
  */
 
 /** Letters and digits start a token; combining marks continue one. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseConfig } from "./config.js";
 import { tomlPathString } from "./toml-path.js";
 
-describe("tomlPathString (issue 3, case 1: paths go out as literal strings)", () => {
+describe("tomlPathString (knowledge roots: paths go out as literal strings)", () => {
   it.each([
     ["C:\\Users\\kb\\notes", "'C:\\Users\\kb\\notes'"],
     ["/home/anna/notes", "'/home/anna/notes'"],

@@ -1,5 +1,5 @@
 /**
- * Writing paths into TOML (issue 3, case 1: "Where Lore writes TOML, paths go out as literal
+ * Writing paths into TOML (knowledge roots: "Where Lore writes TOML, paths go out as literal
  * strings"). Pure.
  */
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isUuidV7, uuidV7Successor } from "./uuid7.js";
 
-describe("isUuidV7 (issue 2, case 8)", () => {
+describe("isUuidV7 (UUIDv7 ids)", () => {
   it.each([
     "0190f5a4-3b2c-7d10-8a11-2b3c4d5e6f70",
     "01a00000-0000-7000-8000-000000000001",

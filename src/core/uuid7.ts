@@ -1,6 +1,6 @@
 /**
  * UUIDv7 checks for entry ids and links (seed 004, "Поля заголовка": `id` and `links`
- * hold UUIDv7s; issue 2, case 8).
+ * hold UUIDv7s).
  */
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;

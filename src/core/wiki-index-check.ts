@@ -11,7 +11,7 @@ import {
 } from "./wiki-index.js";
 
 /**
- * Why a line of an index was not read (`lore wiki check`, issue 4 "Real input"):
+ * Why a line of an index was not read (`lore wiki check`, federation, “Real input”):
  * the parser's own codes for entry-like lines inside type sections (see
  * `WikiIndexProblemCode`), and, for lines that link pages in another layout:
  * - `wikilink` — an Obsidian `[[page]]` link instead of `[label](type/slug.md)`;

@@ -302,7 +302,7 @@ export function parseWikiIndex(md: string): WikiIndexEntry[] {
 /**
  * A fresh canonical `index.md`: `# Wiki Index`, an `## Overview` section linking
  * `overview.md`, then every type section in canonical order holding the
- * `<!-- (none yet) -->` placeholder (issue 4 "The wiki layout").
+ * `<!-- (none yet) -->` placeholder (federation, “The wiki layout”).
  *
  * @returns the text, LF line ends, ending with one newline.
  */
@@ -366,8 +366,8 @@ export function formatIndexLine(entry: { slug: string; title: string }): string 
 }
 
 /**
- * Inserts (or updates) one page's line in its type section of a canonical index (issue 4
- * "The wiki layout": sorted, idempotent, replacing the placeholder).
+ * Inserts (or updates) one page's line in its type section of a canonical index (the wiki
+ * layout: sorted, idempotent, replacing the placeholder).
  *
  * - The section is the slug's type; a missing section is added in canonical order.
  * - The `<!-- (none yet) -->` placeholder of that section is replaced by the line.

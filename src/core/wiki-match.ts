@@ -1,7 +1,7 @@
 /**
  * Substring matching for wiki pages (seed 000 "Matching semantics": substring,
  * case-insensitive, over `slug` + `title` first, then the body for a snippet ~80 characters
- * around the match; issue 4 adds `ё` ≡ `е`). Pure.
+ * around the match; federation adds `ё` ≡ `е`). Pure.
  */
 
 /** Characters of a snippet (seed 000: "~80 char вокруг матча"). */

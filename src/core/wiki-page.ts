@@ -2,7 +2,7 @@ import { dump } from "js-yaml";
 import { loadFrontmatter, splitFrontmatter } from "./yaml-frontmatter.js";
 
 /**
- * The frontmatter keys a wiki page may carry (issue 4 "The wiki layout"): all optional,
+ * The frontmatter keys a wiki page may carry (federation, “The wiki layout”): all optional,
  * read leniently — a key of the wrong type is dropped, unknown keys are ignored.
  */
 export interface WikiPageMeta {
@@ -75,7 +75,7 @@ export function parseWikiPage(text: string): WikiPage {
 
 /**
  * The title to show for a page: the frontmatter's `title`, else the index line's title,
- * else the slug (issue 4: "a page's title comes from the frontmatter, else the index line").
+ * else the slug (federation: "a page's title comes from the frontmatter, else the index line").
  *
  * @param page - from {@link parseWikiPage}.
  * @param fallback - the index line's title, or the slug.

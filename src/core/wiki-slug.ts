@@ -8,7 +8,7 @@ export const MAX_SEGMENT_BYTES = 200;
  *
  * A slug is a wiki page's path under the wiki folder without `.md`, with its type prefix
  * (`concepts/foo`, nested `concepts/bar/baz`; DESIGN.md glossary "slug"). Safe means it can
- * never escape the wiki (issue 4 "The wiki layout": `..`, absolute paths refused;
+ * never escape the wiki (federation, “The wiki layout”: `..`, absolute paths refused;
  * DESIGN.md "Non-negotiables": also Windows drive paths): relative, `/`-separated, every
  * segment non-empty, neither `.` nor `..` and at most 200 bytes (a file name), no
  * backslash, no drive letter, no control characters, at most 512 characters.

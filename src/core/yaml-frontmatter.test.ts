@@ -15,7 +15,7 @@ const enc = (text: string) => new TextEncoder().encode(text);
 const only = (diagnostics: Diagnostic[]) =>
   diagnostics.map((d) => [d.code, d.line ?? null, d.params]);
 
-/** Every bad input of issue 2, §2: a diagnostic, never a throw, never a hang. */
+/** Every bad input of the entry format: a diagnostic, never a throw, never a hang. */
 describe("bad input", () => {
   it("not UTF-8: byte offset of the first bad byte", () => {
     const bytes = new Uint8Array([...enc(`---\nid: ${ID}\n---\n\nab`), 0xc3, 0x28]);

@@ -47,7 +47,7 @@ function structured<T>(result: unknown): T {
 }
 
 /**
- * `npm run demo`: the main job end to end on the embedded default (issue 2 §6). Copies the
+ * `npm run demo`: the main job end to end on the embedded default. Copies the
  * example entries of `examples/knowledge/` into a fresh git repository in a temp folder,
  * indexes it with the code of `lore index`, starts `lore mcp` as a child process and asks it
  * through the MCP SDK's client over stdio: an `on_query` question in Russian, an `on_tool`

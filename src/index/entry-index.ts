@@ -1,5 +1,5 @@
 /**
- * The index of entries on SQLite (issue 2, section 3; DESIGN.md "index"): files and their
+ * The index of entries on SQLite (DESIGN.md "index"): files and their
  * reports, entries, full text, contract lookup tables and usage counters in one database
  * file. Git is the source of truth: deleting the file and re-indexing gives the same answers.
  */
@@ -736,7 +736,7 @@ export class EntryIndex {
   }
 
   /**
-   * Builds a query helper over this index's database (e.g. `RootSearch`, issue 3). The
+   * Builds a query helper over this index's database (e.g. `RootSearch` of the knowledge roots). The
    * helper must not outlive the index.
    *
    * @param make - receives the open database.
@@ -748,7 +748,7 @@ export class EntryIndex {
   /**
    * The page cache limit of the connection (`PRAGMA cache_size`), read and optionally set.
    * An index build lowers it: its writes mostly append, and 64 MB of cached pages is a
-   * large part of the peak RSS of a 100k-entry build (issue 2, section 8: ≤ 400 MB).
+   * large part of the peak RSS of a 100k-entry build (the index build benchmark: ≤ 400 MB).
    *
    * @param kib - the new limit, KiB (> 0); absent = leave it as it is.
    * @returns the limit before the call, KiB.

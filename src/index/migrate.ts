@@ -1,5 +1,5 @@
 /**
- * Versioned schema migrations through `PRAGMA user_version` (issue 2, section 3).
+ * Versioned schema migrations through `PRAGMA user_version` (the index).
  */
 import { LoreError } from "../core/lore-error.js";
 import { MIGRATION_001 } from "./migrations/001-initial.js";

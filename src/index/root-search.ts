@@ -1,6 +1,6 @@
 /**
  * Recall restricted to one repository of the index — the notes of one knowledge root
- * (issue 3: recall's `knowledge_root_id` filter). A root holds a person's or a team's
+ * (knowledge roots: recall's `knowledge_root_id` filter). A root holds a person's or a team's
  * notes (thousands, not the 100k entries `text-search.ts` is tuned for), so this ranks every
  * match of the repository with bm25 up to a cap, with plain prepared statements.
  */

@@ -1,5 +1,5 @@
 /**
- * Ranked full-text search over `entry_text` with a bounded cost (issue 2, sections 4 and 8:
+ * Ranked full-text search over `entry_text` with a bounded cost (recall and the index build benchmark:
  * search p99 ≤ 20 ms, recall p99 ≤ 5 ms at 100k entries).
  *
  * FTS5's bm25 costs time in proportion to the number of entries a word matches (it walks

@@ -86,7 +86,7 @@ function disabled(tool: string, need: keyof typeof HOW): LoreError {
 }
 
 /**
- * Binds the federation services (issue 4 "Tools"; seeds 000/001) to the configured forge,
+ * Binds the federation services (federation, “Tools”; seeds 000/001) to the configured forge,
  * cache and wiki folders: the {@link FederationPort} the MCP tools and the CLI commands use.
  * Nothing is opened here; each call reads the cache and the folders afresh, so a sync by
  * another process is seen at once.
@@ -192,7 +192,7 @@ export function composeFederation(deps: FederationDeps): FederationPort {
 }
 
 /**
- * The federation of the configured settings (issue 4): `[forge]` (built at its first use),
+ * The federation of the configured settings (federation, seeds 000 and 001): `[forge]` (built at its first use),
  * `[projects] cache`, `[wiki] shared`, `machine` and the current project's folder.
  *
  * @param settings - from `loadSettings`.

@@ -114,11 +114,11 @@ export interface Lore {
   resolveRepo(name: string): string;
   /**
    * Recall with the configured user (counts shown); hits from a knowledge root carry `root`;
-   * `knowledge_root_id` restricts the hits to that root's notes (issue 3).
+   * `knowledge_root_id` restricts the hits to that root's notes (knowledge roots, seed 003).
    * @throws LoreError as `recall`, and `unknown_root`, `no_primary_root`.
    */
   recall(args: RecallArgs): RecallAnswer;
-  /** The configured knowledge roots (issue 3); empty without `[knowledge]`. */
+  /** The configured knowledge roots (seed 003); empty without `[knowledge]`. */
   readonly roots: readonly KnowledgeRoot[];
   /**
    * Indexes the current project's wiki pages (`<project>/.wiki/`, `services/recall-wiki.ts`)
@@ -158,7 +158,7 @@ export interface Lore {
   /** Closes the index. Idempotent. */
   close(): Promise<void>;
   /**
-   * The federation (issue 4: shared wiki, other projects through the forge, tasks, sync),
+   * The federation (federation: shared wiki, other projects through the forge, tasks, sync),
    * from `[forge]`, `[wiki] shared`, `[projects] cache`; `names` spell ask_projects' hint.
    */
   federation(names?: Pick<ToolNames, "getFrom" | "createTask">): FederationPort;

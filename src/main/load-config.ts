@@ -57,25 +57,25 @@ export interface LoreSettings {
   /** `lore serve` address. Defaults `127.0.0.1`, `7377`. */
   server: { host: string; port: number };
   /**
-   * The knowledge roots of `[knowledge]` (issue 3): primary, named, read-only, in that
+   * The knowledge roots of `[knowledge]` (knowledge roots, seed 003): primary, named, read-only, in that
    * order; absent when the file has no `[knowledge]` table. Paths: `~` expanded, relative
    * ones against the config file's folder; a Windows drive path (`D:/x`, `D:\x`) is kept as
    * written on other systems (where it never exists: `lore doctor` reports it).
    */
   roots?: KnowledgeRoot[];
   /**
-   * Issue 4: `[forge]` as written, `root` resolved (`~`, relative to the config file), with
+   * Federation: `[forge]` as written, `root` resolved (`~`, relative to the config file), with
    * the `auth.toml` path for Gitea's token; built by `main/load-forge.ts` when the
    * federation is used. Absent when the file has no `[forge]`.
    */
   forge?: { config: NonNullable<ConfigFile["forge"]>; base: string; authPath: string };
-  /** Issue 4: `[wiki] shared`, resolved; absent when not configured. */
+  /** Federation: `[wiki] shared`, resolved; absent when not configured. */
   sharedWiki?: string;
-  /** Issue 4: `[projects] cache`, resolved. Default: `$XDG_DATA_HOME/lore/cache.json`. */
+  /** Federation: `[projects] cache`, resolved. Default: `$XDG_DATA_HOME/lore/cache.json`. */
   cacheFile?: string;
-  /** Issue 4: `machine`, written to the cache. Default: the host name. */
+  /** Federation: `machine`, written to the cache. Default: the host name. */
   machine?: string;
-  /** Issue 4: the current project's folder (its wiki is `.wiki/`). Default: the working folder. */
+  /** Federation: the current project's folder (its wiki is `.wiki/`). Default: the working folder. */
   projectDir?: string;
   /**
    * The folder of the write locks of `knowledge_write_file` (outside every root):

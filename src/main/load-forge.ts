@@ -27,7 +27,7 @@ export function authFilePath(env: ForgeEnv): string {
 }
 
 /**
- * Reads the forge token from `auth.toml` (issue 4 "Forge adapters"). Format:
+ * Reads the forge token from `auth.toml` (federation, “Forge adapters”). Format:
  *
  * ```toml
  * [gitea]
@@ -79,7 +79,7 @@ export interface ConfiguredForge {
 }
 
 /**
- * Builds the forge from `[forge]` of `lore.toml` (issue 4 "Forge adapters"): `kind = "local"`
+ * Builds the forge from `[forge]` of `lore.toml` (federation, “Forge adapters”): `kind = "local"`
  * with `root`, or `kind = "gitea"` with `url` (+ optional `user`) and the token of `auth.toml`.
  * The kind defaults to `local` when `root` is set, `gitea` when `url` is set.
  *

@@ -68,7 +68,7 @@ describe("tool list", () => {
     ]);
     for (const tool of tools) {
       expect(tool.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
-      // Every tool but write_file only reads (issue 3: write_file writes the primary root).
+      // Every tool but write_file only reads (knowledge roots: write_file writes the primary root).
       expect(tool.annotations?.readOnlyHint).toBe(tool.name !== "knowledge_write_file");
       expect(tool.description).not.toMatch(/knowledge\.\w/);
       await expect(JSON.stringify(tool, null, 2)).toMatchFileSnapshot(

@@ -2,7 +2,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { Lang } from "../core/localized-text.js";
 import { LoreError } from "../core/lore-error.js";
+import {
+  MAX_MCP_MESSAGE_BYTES,
+  requestTooLarge,
+  requestTooLargeResponse,
+} from "./request-too-large.js";
 
 /** Options of {@link startMcpHttpServer}. */
 export interface McpHttpServerOptions {
@@ -16,6 +22,10 @@ export interface McpHttpServerOptions {
   health?: () => Record<string, unknown>;
   /** Logs a line to stderr. Default: none. */
   log?: (line: string) => void;
+  /** The language of refusals (`request_too_large`). Default `en`. */
+  lang?: Lang;
+  /** The largest request body read, in bytes. Default {@link MAX_MCP_MESSAGE_BYTES} (4 MiB). */
+  maxBodyBytes?: number;
 }
 
 /** A running MCP HTTP server. */
@@ -49,6 +59,47 @@ function jsonRpcError(res: ServerResponse, status: number, message: string): voi
   sendJson(res, status, { jsonrpc: "2.0", error: { code: -32000, message }, id: null });
 }
 
+/** A request body read within the limit, or how far it went over. */
+type ReadBody = { text: string } | { tooLarge: true; size?: number };
+
+/**
+ * Reads a request body up to `max` bytes. A `Content-Length` over the limit is refused
+ * before anything is read (its size is known); a body without one is kept until it passes
+ * the limit (its size is then not known). Never holds more than `max` bytes: the rest of
+ * a refused body is read and discarded (Node drains it after the answer), because a
+ * client still sending when the connection closed would see EPIPE instead of the 413.
+ */
+function readBody(req: IncomingMessage, max: number): Promise<ReadBody> {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > max) {
+    return Promise.resolve({ tooLarge: true, size: declared });
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > max) {
+        req.off("data", onData);
+        chunks.length = 0;
+        req.resume();
+        resolve({ tooLarge: true });
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on("data", onData);
+    req.once("end", () => resolve({ text: Buffer.concat(chunks).toString("utf8") }));
+    req.once("error", reject);
+  });
+}
+
+/** Answers 413 with the JSON-RPC error of `request_too_large` (`id` null: the body was not read). */
+function refuseTooLarge(res: ServerResponse, refusal: LoreError, lang: Lang): void {
+  const body = JSON.stringify(requestTooLargeResponse(refusal, null, lang));
+  res.writeHead(413, { "content-type": "application/json" }).end(body);
+}
+
 /**
  * Whether a request's `Origin` may reach the server (MCP transport spec, Streamable HTTP:
  * servers must validate `Origin` against DNS rebinding). No `Origin` (a non-browser client)
@@ -78,12 +129,15 @@ function hostName(req: IncomingMessage): string {
 
 /**
  * Serves MCP over Streamable HTTP (`POST /mcp`, stateless: a fresh server and transport per
- * request, JSON responses) and `GET /healthz`, with `node:http`. Issue 2 §5, `lore serve`.
+ * request, JSON responses) and `GET /healthz`, with `node:http`: `lore serve`.
  *
  * When bound to a loopback address, requests whose `Host` is not a loopback name are
  * refused with 403 (DNS rebinding protection); a request whose `Origin` is not allowed
  * (see {@link originAllowed}) is refused with 403 on every path. `GET`/`DELETE /mcp`
- * answer 405 (no sessions); other paths 404.
+ * answer 405 (no sessions); other paths 404. A `POST /mcp` body over `maxBodyBytes`
+ * (4 MiB) is refused with 413 and the JSON-RPC error of `request_too_large` (`id` null,
+ * Lore's refusal in `error.data.error`), logged as one line; the rest of the body is
+ * discarded unread and the server goes on. A body that is not JSON: 400, JSON-RPC -32700.
  *
  * @param options - see {@link McpHttpServerOptions}.
  * @returns the running server, once it listens.
@@ -94,6 +148,8 @@ function hostName(req: IncomingMessage): string {
  */
 export async function startMcpHttpServer(options: McpHttpServerOptions): Promise<McpHttpServer> {
   const loopbackOnly = isLoopback(options.host);
+  const maxBodyBytes = options.maxBodyBytes ?? MAX_MCP_MESSAGE_BYTES;
+  const lang = options.lang ?? "en";
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? "/").split("?")[0];
     if (loopbackOnly && !isLoopback(hostName(req))) {
@@ -121,6 +177,26 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
       jsonRpcError(res, 405, "Method not allowed: this server is stateless, POST only");
       return;
     }
+    // The body is read here, not by the SDK, so that one over the limit gets Lore's
+    // refusal (the SDK answers a plain 413) and a line in the log.
+    const body = await readBody(req, maxBodyBytes);
+    if ("tooLarge" in body) {
+      const refusal = requestTooLarge(maxBodyBytes, body.size);
+      options.log?.(`lore: ${refusal.text[lang]} (request_too_large)`);
+      refuseTooLarge(res, refusal, lang);
+      return;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.text);
+    } catch {
+      sendJson(res, 400, {
+        jsonrpc: "2.0",
+        error: { code: -32700, message: "Parse error: Invalid JSON" },
+        id: null,
+      });
+      return;
+    }
     const server = options.createServer();
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -132,7 +208,7 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
     });
     try {
       await server.connect(transport);
-      await transport.handleRequest(req, res);
+      await transport.handleRequest(req, res, parsed);
     } catch (error) {
       options.log?.(`lore: MCP request failed: ${error instanceof Error ? error.message : error}`);
       if (!res.headersSent) jsonRpcError(res, 500, "Internal server error");

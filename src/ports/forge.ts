@@ -101,7 +101,7 @@ export interface Backend {
   ): Promise<string | null>;
   /**
    * Reads one file's text and its blob sha at `ref` (default: the default branch).
-   * Never returns an empty text for a non-empty file (case 2 of issue 4).
+   * Never returns an empty text for a non-empty file (the Gitea `"content": null` case).
    * @returns `{ content, sha }`, or `null` when the file does not exist.
    * @throws LoreError `forge_not_found`, `file_too_large_for_api`, `forge_unavailable`,
    *   `forge_failed`, `remote_file_too_large`, `cancelled`.

@@ -1,6 +1,6 @@
 /**
  * Parsing and text analysis of one indexing batch, in this thread or in a worker thread
- * (issue 2, section 8: the index build overlaps reading git, analysing text and writing
+ * (the index build benchmark: the index build overlaps reading git, analysing text and writing
  * SQLite). Both ways run the same pure function, {@link analyseFiles}, so they give the same
  * result; the worker only moves the CPU work off the thread that reads git and writes SQLite.
  */

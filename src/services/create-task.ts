@@ -48,7 +48,7 @@ function titleOf(body: string): string {
 }
 
 /**
- * Adds a task to a project's `.tasks/` through the forge (issue 4 "Tools": `tasks.create`
+ * Adds a task to a project's `.tasks/` through the forge (federation, “Tools”: `tasks.create`
  * — "a task file and a STATUS.md row"; seed 000: how a project is asked to write knowledge
  * down). Two commits on the default branch: `.tasks/<slug>.md` holding the body (created,
  * never overwritten: a taken slug gets `-2`, `-3` …), then a `| slug | todo | <title> |`

@@ -1,5 +1,5 @@
 /**
- * Opening one entry by id (issue 2, section 4: "`get(id)` returns the whole entry with
+ * Opening one entry by id (recall: "`get(id)` returns the whole entry with
  * body"; MCP `knowledge_open`, CLI `lore get`).
  */
 import type { Diagnostic } from "../core/diagnostic.js";

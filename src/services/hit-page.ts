@@ -1,6 +1,6 @@
 /**
  * What recall and search answer: a page of hits, an opaque cursor, a byte budget
- * (issue 2, section 5: "recall returns at most `limit` hits (default 10) with summaries,
+ * (interfaces: "recall returns at most `limit` hits (default 10) with summaries,
  * never bodies, a `total` and a `next_cursor`, under a fixed byte budget").
  */
 import type { MatchReason } from "../core/contract-match.js";
@@ -26,7 +26,7 @@ export interface RecallHit {
   path: string;
   /**
    * The knowledge root the hit comes from (`group`, `primary`, …), for notes of a root
-   * (issue 3); absent for entries of a repository.
+   * (knowledge roots, seed 003); absent for entries of a repository.
    */
   root?: string;
   /** The display fragment (≤ 512 bytes). */

@@ -37,7 +37,7 @@ export function gitBlobSha(bytes: Uint8Array): string {
 }
 
 /**
- * Indexes the entry files of a plain folder (issue 2, section 3: "Index a folder or a git
+ * Indexes the entry files of a plain folder (the index: "Index a folder or a git
  * repository"): the `.md` files under `<dir>/.gitriver/knowledge/`, found by a walk that
  * follows no symbolic link (links are left out, so nothing outside the folder is read).
  * Each file's git blob sha stands in for the blob sha, so the incremental rules of

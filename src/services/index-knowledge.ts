@@ -87,7 +87,7 @@ export interface IndexProgress {
   elapsedMs: number;
 }
 
-/** What an indexing run did (issue 2, section 3; seed 004, "Отчёт разбора"). */
+/** What an indexing run did (the index; seed 004, "Отчёт разбора"). */
 export interface IndexReport {
   /** The repository name the entries are stored under. */
   repo: string;
@@ -146,7 +146,7 @@ export interface IndexKnowledgeOptions {
    * thread, so that reading git, analysis and SQLite writes overlap (this thread when no
    * compiled worker script exists). The result is the same either way. `worker` is faster
    * on an idle machine with two cores or more but costs about 10 % more CPU and 100–150 MB
-   * more peak RSS at 100k entries (bench of issue 2, section 8). Default: `inline`.
+   * more peak RSS at 100k entries (the index build benchmark). Default: `inline`.
    */
   analysis?: "worker" | "inline";
   /**
@@ -182,7 +182,7 @@ const MAX_ROUNDS = 64;
 
 /**
  * Brings a repository's part of the index in line with a snapshot of its files
- * (issue 2, section 3; seed 004, "Указатель"): lists the files, reads only those whose
+ * (the index; seed 004, "Указатель"): lists the files, reads only those whose
  * sha differs from the stored one, parses them leniently in batches of at most 10 MB and
  * writes each batch in one transaction; files gone from the snapshot are dropped first,
  * so a renamed file keeps its id.

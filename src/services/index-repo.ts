@@ -20,7 +20,7 @@ export interface IndexRepositoryOptions extends Omit<IndexKnowledgeOptions, "sou
 }
 
 /**
- * Indexes the entry files of a git repository at a commit (issue 2, section 3; seed 004,
+ * Indexes the entry files of a git repository at a commit (the index; seed 004,
  * "Указатель"): the `.md` files under `.gitriver/knowledge/` are listed with
  * `git ls-tree`, and only the blobs whose sha differs from the stored one are read, through
  * the repository's one long-lived `git cat-file --batch`, and parsed leniently. A re-index

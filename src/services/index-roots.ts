@@ -1,5 +1,5 @@
 /**
- * Indexes the notes of every knowledge root so recall searches them (issue 3: "Recall also
+ * Indexes the notes of every knowledge root so recall searches them (knowledge roots: "Recall also
  * searches the notes of every root (full text; a note that is an entry also fires its
  * contract); each hit names its root").
  *

@@ -10,7 +10,7 @@ import type { WikiStore } from "./wiki-store.js";
 /** Largest page body accepted, bytes of UTF-8 (as an entry file: 64 KB). */
 export const INGEST_MAX_BODY_BYTES = 64 * 1024;
 
-/** The input of `knowledge.ingest` (issue 4 "Tools"). */
+/** The input of `knowledge.ingest` (federation, “Tools”). */
 export interface IngestInput {
   /** The page's title (frontmatter `title` and the index line). */
   title: string;
@@ -75,7 +75,7 @@ export function resolveSlug(input: { title: string; type: WikiPageType; slug?: s
 }
 
 /**
- * `knowledge.ingest` (issue 4 "Tools"; DESIGN.md "wiki"): writes a page into a wiki — the
+ * `knowledge.ingest` (federation, “Tools”; DESIGN.md "wiki"): writes a page into a wiki — the
  * current project's `.wiki/` folder, or a repository's `.wiki/` through the forge — then
  * puts its line in `index.md` with the canonical writer (a fresh index, and `overview.md`,
  * when the wiki has none) and appends `## [date] ingest | <slug> — <title>` to `log.md`.

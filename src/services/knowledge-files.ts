@@ -1,6 +1,6 @@
 /**
  * Reading and writing files of knowledge roots (seed 003, ADR 015 "Решение (MCP)": reads
- * from any root, writes only to primary; issue 3 "Resolution and access", `read_file` and
+ * from any root, writes only to primary; knowledge roots, “Resolution and access”, `read_file` and
  * `write_file`). Every path goes through `core/knowledge-path.ts` and then `realpath`, so
  * no `..`, absolute path, drive letter, NUL byte or symbolic link leads outside the root.
  */

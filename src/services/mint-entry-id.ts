@@ -3,7 +3,7 @@ import { uuidV7Successor } from "../core/uuid7.js";
 
 /**
  * Makes an id minter: each call returns a fresh UUIDv7 (seed 004, "Поля заголовка": `id`),
- * strictly greater as a string than every id it returned before (issue 2, case 12). The
+ * strictly greater as a string than every id it returned before (ids minted in a tight loop). The
  * `uuid` package already keeps a monotonic counter within a millisecond and across clock
  * steps back; the minter guards that promise anyway, taking the successor of the last id
  * when a generator ever repeats or goes back.

@@ -159,7 +159,7 @@ export function memoCacheReader(): (file: string) => Promise<CacheFile | null> {
 }
 
 /**
- * Writes `cache.json` atomically (seed 001, `writeCache`; issue 4 "Sync and the cache"):
+ * Writes `cache.json` atomically (seed 001, `writeCache`; federation, “Sync and the cache”):
  * the JSON goes to a temp file beside it (mode 0600), is flushed to disk, then renamed over
  * the cache, so a crash leaves either the old cache or the new one, never half of one.
  * Makes the parent folder when missing.

@@ -68,7 +68,7 @@ export interface ProjectStatusView {
   fetched_at: string;
 }
 
-/** `projects.status` (issue 4 "Tools"): the cache as an agent needs it. */
+/** `projects.status` (federation, “Tools”): the cache as an agent needs it. */
 export interface ProjectsStatus {
   /** When the cache was written; `null` when there is no cache yet. */
   synced_at: string | null;

@@ -81,7 +81,7 @@ async function projectPages(project: WikiStore): Promise<Map<string, string | un
 }
 
 /**
- * `knowledge.suggest_promote()` (issue 4 "Tools"): the pages of the current project's wiki
+ * `knowledge.suggest_promote()` (federation, “Tools”): the pages of the current project's wiki
  * (files under `entities/`, `concepts/`, `packages/`, `sources/`; `raw/` left out) that the
  * shared wiki lacks, each with a reason (see {@link PromoteReason}), in slug order.
  *
@@ -140,7 +140,7 @@ export async function suggestPromoteReport(
 }
 
 /**
- * `knowledge.promote(slug)` (issue 4 "Tools"): copies a page of the current project's wiki
+ * `knowledge.promote(slug)` (federation, “Tools”): copies a page of the current project's wiki
  * into the shared wiki at the same slug, puts its line in the shared `index.md` (canonical
  * writer) and appends `## [date] promote | <slug> — <title>` to the shared `log.md`.
  * Promoting again is harmless: the same text is not rewritten, the index line not doubled.

@@ -39,7 +39,7 @@ afterAll(() => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-describe("recall across roots (issue 3)", () => {
+describe("recall across roots (knowledge roots, seed 003)", () => {
   it("indexes each root's notes; a missing root does not stop the others; runs are incremental", async () => {
     const runs = await indexRoots(index, roots);
     expect(runs.map((r) => [r.root, r.exists, r.entries, r.notes])).toEqual([

@@ -1,5 +1,5 @@
 /**
- * Recall across knowledge roots (issue 3: "Recall also searches the notes of every root …
+ * Recall across knowledge roots (knowledge roots: "Recall also searches the notes of every root …
  * each hit names its root; `knowledge_root_id` filters"). The notes are in the same index
  * as entries (see `index-roots.ts`), so an unfiltered {@link recall} finds them; this module
  * names each hit's root and runs a recall restricted to one root.

@@ -1,6 +1,6 @@
 /**
- * `status` of the knowledge roots (seed 003, ADR 015 "Status"; issue 3 "MCP tools and
- * CLI"): each root with id, kind, path, whether its folder exists, whether it is writable,
+ * `status` of the knowledge roots (seed 003, ADR 015 "Status"; knowledge roots, “MCP tools and
+ * CLI”): each root with id, kind, path, whether its folder exists, whether it is writable,
  * and how many `.md` files its `knowledge/` holds; `read_only_routing_enabled` when any
  * read-only root is configured. A missing folder is reported, never thrown.
  */

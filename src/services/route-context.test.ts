@@ -36,7 +36,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-describe("routeContext (issue 3)", () => {
+describe("routeContext (knowledge roots, seed 003)", () => {
   it("applies the overlay for a query matching a registry line, with a preview from group", async () => {
     const answer = await routeContext(ctx, "how do I run the smoke test");
     expect(answer.knowledge_roots_overlay_applied).toBe(true);
@@ -73,7 +73,7 @@ describe("routeContext (issue 3)", () => {
   });
 });
 
-describe("rootsStatus (issue 3)", () => {
+describe("rootsStatus (knowledge roots, seed 003)", () => {
   it("lists roots with kind, existence, writability, file count; a missing one is reported", async () => {
     const status = await rootsStatus(ctx.roots);
     expect(status.roots.map((r) => [r.id, r.kind, r.exists, r.writable, r.file_count])).toEqual([

@@ -1,6 +1,6 @@
 /**
  * `route_context`: what the hot file says about a query, plus the roots overlay (seed 003,
- * "Поток агента"; issue 3 "MCP tools and CLI"). The hot sections of `agent-notes.md` are
+ * "Поток агента"; knowledge roots, “MCP tools and CLI”). The hot sections of `agent-notes.md` are
  * matched by heading and words with recall's normalisation; when the query is about roots
  * (group, public, roots, chmod, registry…) or matches a registry line, the overlay adds the
  * `knowledge-roots-routing-v1` section, the matching registry lines and a preview of each

@@ -1,5 +1,5 @@
 /**
- * Full-text search (issue 2, section 4 "Full text"): bm25 over summaries and bodies, no
+ * Full-text search (recall, full text): bm25 over summaries and bodies, no
  * contracts, nothing counted.
  */
 import { parseSearchQuery } from "../core/search-query.js";

@@ -64,7 +64,7 @@ async function indexTitles(store: WikiStore): Promise<Map<string, string>> {
 }
 
 /**
- * `knowledge.search` (seed 000 "Problem", "Matching semantics"; issue 4 "Tools"): the shared
+ * `knowledge.search` (seed 000 "Problem", "Matching semantics"; federation, “Tools”): the shared
  * wiki only — substring, case-insensitive with `ё` ≡ `е`, over each page's slug and title
  * first, then its body; a snippet of ~80 characters around the match. A query of several
  * words matches by name when every word is in the slug or the title (more words in the

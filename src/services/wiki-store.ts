@@ -24,7 +24,7 @@ export interface WikiFile {
 }
 
 /**
- * Where a wiki's files live (issue 4 "The wiki layout"): a folder on disk (the shared wiki,
+ * Where a wiki's files live (federation, “The wiki layout”): a folder on disk (the shared wiki,
  * the current project's `.wiki/`) or `.wiki/` of a repository on the forge. Paths are
  * relative to the wiki, `/`-separated (`index.md`, `concepts/foo.md`), checked never to
  * escape it.

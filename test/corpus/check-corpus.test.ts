@@ -1,6 +1,6 @@
 /**
- * Corpus suite (a): `lore check` over every real file of `../shared/corpus` (issue 2,
- * section 7): no crash, every file parsed or diagnosed. Almost no real file is a Lore entry
+ * Corpus suite (a): `lore check` over every real file of `../shared/corpus` (real
+ * input): no crash, every file parsed or diagnosed. Almost no real file is a Lore entry
  * (no `id`), so nearly all are *wrong* — the point is that each gets a diagnostic, never a
  * throw or a hang.
  */

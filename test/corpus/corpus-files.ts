@@ -1,5 +1,5 @@
 /**
- * Where the real-input corpus is (issue 2, section 7) and how to list its files.
+ * Where the real-input corpus is (real input) and how to list its files.
  */
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";

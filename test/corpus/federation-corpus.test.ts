@@ -1,5 +1,5 @@
 /**
- * Corpus suite (issue 4 "Tests", real input): the 13 LLM wikis of
+ * Corpus suite (federation, “Tests”, real input): the 13 LLM wikis of
  * `../shared/corpus/llm-wiki/` and the Russian LLM-wiki of `../shared/corpus/russian/`,
  * each made into a repository of a local forge (real git), synced, then asked.
  *

@@ -2,7 +2,7 @@
  * Corpus suite (b): import the whole of `../shared/corpus` with `importFolder`, commit it to a
  * temp git repository, index it (`indexRepository` into a temp SQLite file) and run a table
  * of recall queries, Russian and English, whose expected hits were chosen by reading the
- * files (issue 2, section 7).
+ * files (real input).
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

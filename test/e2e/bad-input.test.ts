@@ -1,5 +1,5 @@
 /**
- * Bad input through the real CLI (issue 2, "Bad input"; DESIGN.md non-negotiables): every
+ * Bad input through the real CLI (bad input of the entry format; DESIGN.md non-negotiables): every
  * refusal is one `lore: <message> [code]` line — never a hang, a stack trace, an `internal`
  * error for the caller's input, or the SQL engine's own text.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 4 "Tests", end to end with real git: a local forge of real repositories (one with a
+ * Federation, “Tests”, end to end with real git: a local forge of real repositories (one with a
  * wiki and tasks, one wiki-only, one with tasks only, one empty), `lore sync`, then
  * ask_projects and get_from through a real MCP client over stdio (the built CLI), then
  * tasks.create and a second sync that shows the new active task; the CLI commands too.

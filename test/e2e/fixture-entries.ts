@@ -42,7 +42,7 @@ contract:
 The pre-receive hook must never commit.
 `;
 
-/** Issue 2, case 3: YAML reads `*` as an alias — the file is skipped with path and line. */
+/** The `**Team letterhead**` file: YAML reads `*` as an alias — the file is skipped with path and line. */
 export const LETTERHEAD = `---
 **Team letterhead**
 ---

@@ -1,5 +1,5 @@
 /**
- * Issue 3 end to end (seed 003, "Критерии принятия"): a group root that is a real `git
+ * Knowledge roots end to end (seed 003, "Критерии принятия"): a group root that is a real `git
  * clone` of a bare repository, read through a real MCP client over stdio from the built
  * `lore mcp --config <file>`; writes refused; route_context's overlay; `lore init --notes`,
  * `lore doctor` and the CLI mirrors.

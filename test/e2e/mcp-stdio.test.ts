@@ -11,7 +11,7 @@ let repo: TestRepo;
 let sandbox: ReturnType<typeof isolatedEnv>;
 
 beforeAll(async () => {
-  // Issue 2, case 3's bad file beside valid ones.
+  // The `**Team letterhead**` file beside valid ones.
   repo = await makeRepo(knowledgeFiles({ ".gitriver/knowledge/letterhead.md": LETTERHEAD }));
   sandbox = isolatedEnv();
 });

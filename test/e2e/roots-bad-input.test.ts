@@ -1,5 +1,5 @@
 /**
- * Bad input against the knowledge roots (issue 3): each case is a defect an adversarial
+ * Bad input against the knowledge roots (seed 003): each case is a defect an adversarial
  * pass found — a long name, a folder where a file is expected, concurrent appends, a folder
  * swapped for a symbolic link mid-write, a linked `knowledge/` read by the indexer, a huge
  * registry, C1 control characters in TOML paths, and CLI inputs that crashed as `internal`.
@@ -195,7 +195,7 @@ describe("route_context with a huge registry", () => {
   });
 });
 
-describe("TOML paths with C1 control characters (issue 3, case 1)", () => {
+describe("TOML paths with C1 control characters (knowledge roots: TOML paths)", () => {
   it.each(['"D:\\x86"', '"/a\u0085b"'])("path = %s is config_invalid with the hint", (value) => {
     const result = parseConfig(`[knowledge]\nprimary = ${value}\n`);
     expect(result.value).toBeUndefined();

@@ -194,7 +194,7 @@ describe("knowledge.ask_projects: more of seed 000's branches", () => {
     expect(parsed.results[0]?.error).toMatch(/^wiki index malformed: line 5: /);
   });
 
-  it("matches slug and title case-insensitively with ё ≡ е (issue 4, case 1's line)", async () => {
+  it("matches slug and title case-insensitively with ё ≡ е (the `Ёлка (дерево)` index line)", async () => {
     const parsed = await ask({ query: "ЕЛКА", projects: ["ru"] });
     expect(parsed.results[0]?.matches).toEqual([
       {

@@ -1,5 +1,5 @@
 /**
- * Issue 4 "Tools": knowledge.search / get (the shared wiki only), knowledge.ingest (the
+ * Federation, “Tools”: knowledge.search / get (the shared wiki only), knowledge.ingest (the
  * current project's `.wiki/`, or another project's through the forge), suggest_promote /
  * promote, tasks.create, projects.status — each through a real MCP client, against real
  * folders and a local forge of real git repositories; and the `disabled` answers.

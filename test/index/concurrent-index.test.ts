@@ -8,7 +8,7 @@ import { search } from "../../src/services/search.js";
 import { isolatedEnv, runLore } from "../e2e/run-lore.js";
 
 /**
- * Defect A (issue 2, section 3): two processes writing one index file. Each `lore index`
+ * Defect A (the index): two processes writing one index file. Each `lore index`
  * and each first open must wait for the other's write lock (busy timeout), never fail with
  * "database is locked", and the result must equal one run alone.
  */

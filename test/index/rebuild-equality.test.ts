@@ -14,7 +14,7 @@ import { recall } from "../../src/services/recall.js";
 import { search } from "../../src/services/search.js";
 
 /**
- * Defect B (issue 2, section 3: "deleting the database and re-indexing gives the same
+ * Defect B (the index: "deleting the database and re-indexing gives the same
  * answers"): an index brought up to date through inserts, updates, deletes and renames must
  * rank and score exactly like a fresh index of the same final files.
  */

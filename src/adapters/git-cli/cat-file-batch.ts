@@ -69,7 +69,7 @@ const LF = 0x0a;
 const MAX_HEADER_BYTES = 4096;
 
 /**
- * One long-lived `git cat-file --batch` per repository (issue 2, section 3: no process per
+ * One long-lived `git cat-file --batch` per repository (the index: no process per
  * file). Requests are pipelined: `<sha>\n` is written for each, and responses
  * (`<sha> <type> <size>\n<bytes>\n`, or `<sha> missing\n`) are parsed in order from the
  * output stream by a buffer state machine that accepts responses split across chunks or

@@ -73,7 +73,7 @@ function isAbort(error: unknown): boolean {
 }
 
 /**
- * The forge port over the Gitea REST API v1 (issue 4 "Forge adapters", `gitea`): the
+ * The forge port over the Gitea REST API v1 (federation, “Forge adapters”, `gitea`): the
  * user's repositories with pagination, raw files at a ref, files with their sha (contents
  * API, base64), create/update with sha as compare-and-swap. Wire types live in
  * `gitea-types.ts`; statuses become error kinds only in `gitea-errors.ts`.

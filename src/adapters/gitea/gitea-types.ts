@@ -27,7 +27,7 @@ export interface GiteaContentsResponse {
   size: number;
   /** `base64` when `content` is given. */
   encoding: string | null;
-  /** Base64 text; `null` (or `""`) for blobs over the server's API blob limit — case 2 of issue 4. */
+  /** Base64 text; `null` (or `""`) for blobs over the server's API blob limit — the Gitea `"content": null` case. */
   content: string | null;
 }
 

@@ -33,8 +33,8 @@ const MAX_COMMIT_ATTEMPTS = 50;
 const REPO_NAME = /^[A-Za-z0-9._\p{L}\p{N}-]+$/u;
 
 /**
- * The embedded forge: a folder of git repositories, bare or working clones (issue 4 "Forge
- * adapters", `local`). Implements the seed's `Backend` port.
+ * The embedded forge: a folder of git repositories, bare or working clones (federation, “Forge
+ * adapters”, `local`). Implements the seed's `Backend` port.
  *
  * - Reads go through git at the default branch (or the ref given): one long-lived
  *   `git cat-file --batch` per repository answers `<ref>:<path>` for every read (closed

@@ -31,7 +31,7 @@ export interface DoctorFinding {
 const t = (lang: Lang, en: string, ru: string) => (lang === "ru" ? ru : en);
 
 /**
- * `lore doctor`: checks the configuration and the knowledge roots (issue 3): configuration
+ * `lore doctor`: checks the configuration and the knowledge roots (seed 003): configuration
  * problems with line and key, root folders that are missing (each reported; the others go
  * on), roots without `knowledge/`, malformed registry lines, registry lines naming roots
  * that are not configured, and a missing hot file or routing section when read-only roots

@@ -5,7 +5,7 @@ import { EXIT_CODES } from "../exit-codes.js";
 
 const USAGE = "lore get <id> [--repo R] [--json]";
 
-/** `lore get`: one entry whole, by id; counts a read (issue 2 §4). */
+/** `lore get`: one entry whole, by id; counts a read (recall). */
 export const getCommand: Command = {
   name: "get",
   summary: "print one entry whole by id (counts a read)",

@@ -69,7 +69,8 @@ export const mcpCommand: Command = {
     ".gitriver/knowledge/: the tools answer at once from the existing index while it",
     "refreshes in the background (a repository never indexed is waited for), and a moved",
     "HEAD is indexed before the next answer. Stdout carries only the protocol; logs and",
-    "parse diagnostics go to stderr.",
+    "parse diagnostics go to stderr. A message (one line) over 4 MiB is refused with",
+    "request_too_large and a line on stderr; the server goes on with the next one.",
     "",
     "Tools (underscore names):",
     "  entries          knowledge_recall, knowledge_open, knowledge_check",
@@ -96,7 +97,7 @@ export const mcpCommand: Command = {
     const lore = await ctx.openLore();
     // Loaded on demand so that other commands start without the MCP SDK.
     const { createMcpServer } = await import("../../mcp/create-mcp-server.js");
-    const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+    const { BoundedStdioServerTransport } = await import("../../mcp/bounded-stdio-transport.js");
     // Answers at once from the existing index; refreshes in the background (and before an
     // answer when HEAD moved); waits only for repositories never indexed.
     const served = lore.serveIndex(repos);
@@ -115,7 +116,12 @@ export const mcpCommand: Command = {
       process.stdin.once("end", () => done());
       process.stdin.once("close", () => done());
     });
-    const transport = new StdioServerTransport(process.stdin, process.stdout);
+    // A line over the 4 MiB message limit is refused with `request_too_large` and one line
+    // on stderr; the session goes on (the SDK's own transport would end it in silence).
+    const transport = new BoundedStdioServerTransport(process.stdin, process.stdout, {
+      lang: ctx.lang,
+      log: ctx.err,
+    });
     transport.onclose = () => {};
     await server.connect(transport);
     await untilStopped(closed);

@@ -25,7 +25,8 @@ export const serveCommand: Command = {
     "folder you trusted: lore trust), default 127.0.0.1:7377; on a loopback address, requests",
     "with a non-loopback Host header or a non-loopback Origin are refused with 403 (DNS",
     "rebinding); elsewhere an Origin other than the server's own. There is no authentication",
-    "yet: keep it on 127.0.0.1.",
+    "yet: keep it on 127.0.0.1. A request body over 4 MiB is refused with 413",
+    "(request_too_large); the server goes on.",
     "The address is printed on stderr once it listens.",
     "",
     "Options:",
@@ -85,6 +86,7 @@ export const serveCommand: Command = {
         }),
       health: () => ({ version: ctx.version, indexing }),
       log: ctx.err,
+      lang: ctx.lang,
     });
     served = lore.serveIndex(repos);
     listening();

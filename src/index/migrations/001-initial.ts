@@ -1,5 +1,5 @@
 /**
- * Migration 1: the first schema of the index (issue 2, section 3).
+ * Migration 1: the first schema of the index.
  *
  * - `files`: every stored file of a repository, entry or skipped, with its blob sha and its
  *   parse report (diagnostics as JSON); the incremental indexer compares shas here.

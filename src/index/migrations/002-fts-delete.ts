@@ -1,5 +1,5 @@
 /**
- * Migration 2: a full-text table whose statistics follow deletes (issue 2, section 3:
+ * Migration 2: a full-text table whose statistics follow deletes (the index:
  * "deleting the database and re-indexing gives the same answers").
  *
  * Migration 1 made `entry_text` contentless with `contentless_delete = 1`. Such a table
