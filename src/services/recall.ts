@@ -6,7 +6,7 @@
 import type { MatchReason } from "../core/contract-match.js";
 import { countBits, displayScore, recallScore } from "../core/recall-score.js";
 import type { SearchQuery } from "../core/search-query.js";
-import type { ContractHit, ContractInput } from "../index/contract-lookup.js";
+import type { ContractHit, ContractInput, FiredMatch } from "../index/contract-lookup.js";
 import type { EntryIndex } from "../index/entry-index.js";
 import { HitLookup } from "../index/hit-lookup.js";
 import type { TextMatch } from "../index/text-search.js";
@@ -137,7 +137,7 @@ export function contractInput(
  * @param hit - the entry's contract hit, if any.
  * @param asked - the query's words, + 1 when a tool was asked.
  */
-export function scoreText(row: TextMatch, hit: ContractHit | undefined, asked: number): Candidate {
+export function scoreText(row: TextMatch, hit: FiredMatch | undefined, asked: number): Candidate {
   const tool = hit?.tool ? 1 : 0;
   const matched = countBits(row.mask | (hit?.mask ?? 0)) + tool;
   const contract = hit !== undefined;
@@ -145,7 +145,6 @@ export function scoreText(row: TextMatch, hit: ContractHit | undefined, asked: n
   const score = recallScore({ matched, byContract, asked, relevance: row.relevance });
   return {
     fileId: row.fileId,
-    ...(hit === undefined ? {} : { entryId: hit.entryId }),
     score,
     contract,
     text: row.mask !== 0,
@@ -221,7 +220,7 @@ export function recall(index: EntryIndex, input: RecallInput): RecallAnswer {
   const excluded = before - text.length;
 
   const textIds = text.map((row) => row.fileId);
-  const firedText = fired > 0 ? index.contracts.of(textIds) : new Map<number, ContractHit>();
+  const firedText = fired > 0 ? index.contracts.of(textIds) : new Map<number, FiredMatch>();
   const asked = (query === undefined ? 0 : queryWords(query).bitOf.size) + (tool ? 1 : 0);
   const ranked = text.map((row) => scoreText(row, firedText.get(row.fileId), asked));
   // One past the page: tells whether more contract hits follow it.
