@@ -47,6 +47,13 @@ export interface ContractInput {
   tool?: string;
 }
 
+/**
+ * Up to this many files of a group are read by primary key; a larger group that crosses the
+ * page is cut by reading the entry id index in order (which scans about
+ * `limit × entries ÷ group` index rows). Either gives the same entries.
+ */
+const DIRECT_READS = 128;
+
 /** Lookups of fired contracts; statements prepared once. */
 export class ContractLookup {
   readonly #sql;
@@ -56,8 +63,6 @@ export class ContractLookup {
   #tools = new Set<number>();
   /** The last {@link fire}: entry ids already known (from fired phrases). */
   #known = new Map<number, string>();
-  /** The last {@link fire}: the one-token stems looked up, and the tool. */
-  #asked: { stems: string[]; tool: string | null } = { stems: [], tool: null };
 
   /** @param db - a migrated index database. */
   constructor(db: SqliteDatabase) {
@@ -75,15 +80,11 @@ export class ContractLookup {
       entryIds: p(
         "SELECT file_id, id FROM entries WHERE file_id IN (SELECT value FROM json_each(?))",
       ).raw(),
-      // The first entry ids of some fired files, read from the lookup rows themselves.
+      // The smallest entry ids among some files: the id index read in order, stopping at
+      // `limit` members (`+` keeps the planner off the primary key, one probe per file).
       firstIds: p(
-        `SELECT file_id, entry_id FROM contract_words
-         WHERE first_stem IN (SELECT value FROM json_each(@stems)) AND stems IS NULL
-           AND file_id IN (SELECT value FROM json_each(@files))
-         UNION
-         SELECT file_id, entry_id FROM contract_tools
-         WHERE name = @tool AND file_id IN (SELECT value FROM json_each(@files))
-         ORDER BY entry_id LIMIT @limit`,
+        `SELECT file_id, id FROM entries INDEXED BY entries_by_id
+         WHERE +file_id IN (SELECT value FROM json_each(@files)) ORDER BY id LIMIT @limit`,
       ).raw(),
       words: p(
         `SELECT file_id, word, stems, first_stem FROM contract_words
@@ -110,7 +111,8 @@ export class ContractLookup {
     const known = new Map<number, string>();
     const tools = new Set<number>();
     const bits = new Map<string, number>();
-    for (const [stem, term] of input.keys ?? []) bits.set(stem, (bits.get(stem) ?? 0) | (1 << term));
+    for (const [stem, term] of input.keys ?? [])
+      bits.set(stem, (bits.get(stem) ?? 0) | (1 << term));
     for (const [stem, bit] of bits) {
       for (const fileId of this.#sql.keyFiles.all(stem) as number[]) {
         masks.set(fileId, (masks.get(fileId) ?? 0) | bit);
@@ -142,7 +144,6 @@ export class ContractLookup {
     this.#masks = masks;
     this.#tools = tools;
     this.#known = known;
-    this.#asked = { stems: [...bits.keys()], tool };
     return masks.size;
   }
 
@@ -177,7 +178,12 @@ export class ContractLookup {
     for (const matched of [...levels.keys()].sort((a, b) => b - a)) {
       const files = levels.get(matched) as number[];
       const room = limit - out.length;
-      const ids = files.length <= room ? this.#entryIds(files) : this.#firstIds(files, room);
+      // A group that fits, or a small one, is read by primary key; a large one that crosses
+      // `limit` is cut by the id index (same order, fewer row reads).
+      const ids =
+        files.length <= room || files.length <= DIRECT_READS
+          ? this.#entryIds(files)
+          : this.#firstIds(files, room);
       const ordered = [...ids].sort(([, a], [, b]) => (a < b ? -1 : a > b ? 1 : 0));
       for (const [fileId, entryId] of ordered.slice(0, room)) out.push(this.#hit(fileId, entryId));
       if (out.length >= limit) break;
@@ -229,29 +235,15 @@ export class ContractLookup {
   }
 
   /**
-   * The `limit` files of a group with the smallest entry ids (with their ids): those fired
-   * by a one-token word or the tool come from the lookup rows by one limited query, those
-   * fired by a phrase only are known from {@link fire}.
+   * The `limit` files of a group with the smallest entry ids, with their ids: one limited
+   * read of the entry id index in order.
    */
   #firstIds(files: readonly number[], limit: number): Map<number, string> {
-    const out = new Map<number, string>();
-    // Not known: fired by a one-token word or the tool, so a lookup row holds its id.
-    const viaRows: number[] = [];
-    for (const fileId of files) {
-      const id = this.#known.get(fileId);
-      if (id === undefined) viaRows.push(fileId);
-      else out.set(fileId, id);
-    }
-    if (viaRows.length > 0) {
-      const rows = this.#sql.firstIds.all({
-        stems: JSON.stringify(this.#asked.stems),
-        files: JSON.stringify(viaRows),
-        tool: this.#asked.tool,
-        limit,
-      }) as [number, string][];
-      for (const [fileId, id] of rows) out.set(fileId, id);
-    }
-    return out;
+    const rows = this.#sql.firstIds.all({ files: JSON.stringify(files), limit }) as [
+      number,
+      string,
+    ][];
+    return new Map(rows);
   }
 
   /**
@@ -289,7 +281,6 @@ export class ContractLookup {
   }
 }
 
-
 /**
  * The query terms a fired phrase covers: those all of whose stems it holds.
  *
@@ -307,4 +298,3 @@ export function coveredTerms(
   });
   return out;
 }
-

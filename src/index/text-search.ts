@@ -373,7 +373,9 @@ export class TextSearch {
   ): Pick<TextPage, "rows" | "total" | "totalExact"> {
     const need = options.offset + options.limit;
     if (options.limit === 0) {
-      const total = this.#sql.countMatches[v].get(this.#params(v, { expr, limit: options.budget + 1 }));
+      const total = this.#sql.countMatches[v].get(
+        this.#params(v, { expr, limit: options.budget + 1 }),
+      );
       return { rows: [], total: total as number, totalExact: true };
     }
     let rows: [number, number][] = [];
@@ -392,7 +394,9 @@ export class TextSearch {
     const total =
       rows.length <= need
         ? rows.length
-        : (this.#sql.countMatches[v].get(this.#params(v, { expr, limit: options.budget + 1 })) as number);
+        : (this.#sql.countMatches[v].get(
+            this.#params(v, { expr, limit: options.budget + 1 }),
+          ) as number);
     return {
       rows: rows
         .slice(options.offset, need)
@@ -431,10 +435,14 @@ export class TextSearch {
     const { offset, limit } = options;
     const inSummary = `{summary} : (${expr})`;
     // How many summary matches there are, up to the end of this page.
-    const summaries = this.#sql.countMatches[v].get(this.#params(v, { expr: inSummary, limit: offset + limit })) as number;
+    const summaries = this.#sql.countMatches[v].get(
+      this.#params(v, { expr: inSummary, limit: offset + limit }),
+    ) as number;
     let rows: number[] = [];
     if (offset < summaries) {
-      rows = this.#sql.rowids[v].all(this.#params(v, { expr: inSummary, limit, offset })) as number[];
+      rows = this.#sql.rowids[v].all(
+        this.#params(v, { expr: inSummary, limit, offset }),
+      ) as number[];
     }
     if (rows.length < limit && summaries < offset + limit) {
       rows = rows.concat(
@@ -448,7 +456,9 @@ export class TextSearch {
       );
     }
     const cap = options.totalCap;
-    const count = this.#sql.countMatches[v].get(this.#params(v, { expr, limit: cap + 1 })) as number;
+    const count = this.#sql.countMatches[v].get(
+      this.#params(v, { expr, limit: cap + 1 }),
+    ) as number;
     return {
       rows: rows.map((fileId) => ({ fileId, score: 0 })),
       total: Math.min(count, cap),
