@@ -366,7 +366,7 @@ describe("large groups of equal rank are ordered by entry id on every page", () 
     for (let page = 0; page < pages; page++) {
       const answer = recall(index, { query, limit, user: "u", ...(cursor ? { cursor } : {}) });
       ids.push(...answer.hits.map((h) => h.id));
-      cursor = answer.next_cursor;
+      cursor = answer.next_cursor ?? undefined;
     }
     return ids;
   }
