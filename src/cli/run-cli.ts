@@ -103,8 +103,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return EXIT_CODES.invalid_input;
   }
   const command = await entry.load();
-  // The configuration reader (zod, smol-toml) is loaded once a command is known to run.
-  const { loadSettings } = await import("../main/load-config.js");
+  // Settings are read once a command is known to run; the file reader only when a file exists.
+  const { loadConfigReader, loadSettings, needsConfigReader } = await import(
+    "../main/load-config.js"
+  );
+  const settingsOptions = () =>
+    configPath === undefined ? { cwd: io.cwd } : { cwd: io.cwd, configPath };
+  // The file reader (zod, smol-toml) is loaded only when a configuration file exists.
+  const prepareSettings = async () => {
+    if (!settings && needsConfigReader(settingsOptions())) await loadConfigReader();
+  };
   let settings: LoreSettings | undefined;
   let lore: Lore | undefined;
   let configPath: string | undefined;
@@ -121,9 +129,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     errIsTTY: io.stderr.isTTY === true,
     settings() {
       if (!settings) {
-        settings = loadSettings(
-          configPath === undefined ? { cwd: io.cwd } : { cwd: io.cwd, configPath },
-        );
+        settings = loadSettings(settingsOptions());
         lang = settings.lang;
         // Keys of an untrusted project file were not applied: say so, never silently.
         for (const notice of settings.notices ?? [])
@@ -152,11 +158,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return EXIT_CODES.ok;
     }
     if (typeof args.values.config === "string") configPath = args.values.config;
+    await prepareSettings();
     return await command.run(ctx, args);
   } catch (error) {
     // An argument error comes before the configuration is read: read it now for its `lang`.
     if (!settings) {
       try {
+        await prepareSettings();
         ctx.settings();
       } catch {
         // An unreadable configuration keeps the language of the environment.

@@ -79,8 +79,7 @@ export interface ConfigParseResult {
   problems: ConfigProblem[];
 }
 
-/** Defaults that need no environment: the server address. */
-export const CONFIG_DEFAULTS = { host: "127.0.0.1", port: 7377 } as const;
+export { CONFIG_DEFAULTS } from "./config-defaults.js";
 
 /** The keys this version knows, by table (`knowledge.roots` holds any root id). */
 const KNOWN_CONFIG_KEYS: Record<string, readonly string[]> = {

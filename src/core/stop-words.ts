@@ -8,8 +8,13 @@
  * English list lacks (`when`, `why`, `does`, `not` …), so both languages follow Snowball.
  * Words are compared after `normalizeText` (lower case, `ё` → `е`), before stemming.
  */
-import stopword from "stopword";
+// biome-ignore lint/style/noRestrictedImports: module loading, not I/O (see below).
+import { createRequire } from "node:module";
 import { normalizeText } from "./normalize-text.js";
+
+// Loaded with require, not `import`: an ESM import of this 240 KB CommonJS file first scans
+// it for named exports (cjs-module-lexer), CPU spent on every one-shot `lore recall`.
+const stopword = createRequire(import.meta.url)("stopword") as typeof import("stopword").default;
 
 /** Snowball's English stop words missing from the package's English list. */
 const SNOWBALL_ENGLISH_EXTRA = `myself ours ourselves yours yourself yourselves she hers herself

@@ -2,30 +2,20 @@
  * Contract recall through the lookup tables (the rule is in `core/contract-match.ts`): a
  * few indexed lookups, whatever the number of entries.
  *
- * A recall first collects the entries whose contract fires into the connection's temporary
- * table `fired_entries`, each with the query words its contract covers (a bit mask over
- * the query's terms, and their count), all in SQLite: nothing per fired entry crosses into
- * JavaScript, so a word that fires thousands of contracts costs one aggregate query. The
- * page then reads the best of them by an indexed, limited query.
+ * A recall first collects the entries whose contract fires, each with the query words its
+ * contract covers (a bit mask over the query's terms) and whether its `on_tool` fired. Only
+ * file ids cross from SQLite (one indexed range per query word, no grouping or sorting in
+ * SQL, no temporary table: an aggregate over thousands of fired rows cost ~1 µs a row);
+ * their union is kept in memory until the next lookup. The page then asks for the best of
+ * them: entry ids are read only for the entries that can be on the page, and the one group
+ * of equal rank that crosses the page boundary is ordered by entry id by a limited query.
  */
 import { type MatchReason, occursIn } from "../core/contract-match.js";
+import { countBits } from "../core/recall-score.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
 
-/**
- * The temporary table of the last contract lookup (per connection, in memory): each fired
- * entry, the bit mask of the query terms its `on_query` words cover (bit *i* = term *i*),
- * whether its `on_tool` fired, and `matched` = terms covered + 1 when the tool fired.
- */
-export const FIRED_ENTRIES_TABLE = `
-DROP TABLE IF EXISTS temp.fired_entries;
-CREATE TEMP TABLE fired_entries (
-  file_id  INTEGER PRIMARY KEY,
-  entry_id TEXT NOT NULL,
-  mask     INTEGER NOT NULL,
-  tool     INTEGER NOT NULL,
-  matched  INTEGER NOT NULL
-);
-CREATE INDEX temp.fired_entries_order ON fired_entries (matched DESC, entry_id);`;
+/** A fired entry without its id: its file, covered query terms (bit mask), whether the tool fired. */
+export type FiredMatch = Omit<ContractHit, "entryId">;
 
 /** A fired entry: its file, id, covered query terms (bit mask) and whether the tool fired. */
 export interface ContractHit {
@@ -57,40 +47,44 @@ export interface ContractInput {
   tool?: string;
 }
 
+/**
+ * Up to this many files of a group are read by primary key; a larger group that crosses the
+ * page is cut by reading the entry id index in order (which scans about
+ * `limit × entries ÷ group` index rows). Either gives the same entries.
+ */
+const DIRECT_READS = 128;
+
 /** Lookups of fired contracts; statements prepared once. */
 export class ContractLookup {
   readonly #sql;
+  /** The last {@link fire}: fired file id → bit mask of covered terms. */
+  #masks = new Map<number, number>();
+  /** The last {@link fire}: fired file ids whose `on_tool` fired. */
+  #tools = new Set<number>();
+  /** The last {@link fire}: entry ids already known (from fired phrases). */
+  #known = new Map<number, string>();
 
-  /** @param db - a migrated index database with {@link FIRED_ENTRIES_TABLE} created. */
+  /** @param db - a migrated index database. */
   constructor(db: SqliteDatabase) {
     const p = (sql: string) => db.prepare(sql);
     this.#sql = {
-      clear: p("DELETE FROM temp.fired_entries"),
       phrases: p(
         `SELECT file_id, entry_id, stems FROM contract_words
          WHERE first_stem IN (SELECT value FROM json_each(@stems)) AND stems IS NOT NULL`,
       ).raw(),
-      fill: p(
-        `INSERT INTO temp.fired_entries (file_id, entry_id, mask, tool, matched)
-         SELECT file_id, min(entry_id), coalesce(sum(DISTINCT bit), 0), max(tool),
-                count(DISTINCT term) + max(tool) FROM (
-           SELECT w.file_id, w.entry_id, k.value ->> 1 AS term, 1 << (k.value ->> 1) AS bit, 0 AS tool
-           FROM json_each(@keys) k
-           JOIN contract_words w ON w.first_stem = k.value ->> 0 AND w.stems IS NULL
-           UNION ALL
-           SELECT value ->> 0, value ->> 1, value ->> 2, 1 << (value ->> 2), 0 FROM json_each(@phrases)
-           UNION ALL
-           SELECT file_id, entry_id, NULL, NULL, 1 FROM contract_tools WHERE name = @tool
-         ) GROUP BY file_id`,
-      ),
-      best: p(
-        `SELECT file_id, entry_id, mask, tool, matched FROM temp.fired_entries
-         WHERE file_id NOT IN (SELECT value FROM json_each(@skip))
-         ORDER BY matched DESC, entry_id LIMIT @limit`,
+      // The primary key (first_stem, file_id, word) serves it as one range.
+      keyFiles: p(
+        "SELECT file_id FROM contract_words WHERE first_stem = ? AND stems IS NULL",
+      ).pluck(),
+      toolFiles: p("SELECT file_id FROM contract_tools WHERE name = ?").pluck(),
+      entryIds: p(
+        "SELECT file_id, id FROM entries WHERE file_id IN (SELECT value FROM json_each(?))",
       ).raw(),
-      of: p(
-        `SELECT file_id, entry_id, mask, tool, matched FROM temp.fired_entries
-         WHERE file_id IN (SELECT value FROM json_each(@files))`,
+      // The smallest entry ids among some files: the id index read in order, stopping at
+      // `limit` members (`+` keeps the planner off the primary key, one probe per file).
+      firstIds: p(
+        `SELECT file_id, id FROM entries INDEXED BY entries_by_id
+         WHERE +file_id IN (SELECT value FROM json_each(@files)) ORDER BY id LIMIT @limit`,
       ).raw(),
       words: p(
         `SELECT file_id, word, stems, first_stem FROM contract_words
@@ -107,16 +101,24 @@ export class ContractLookup {
 
   /**
    * Collects the reachable entries whose contract fires (only reachable entries are in the
-   * lookup tables) into `fired_entries`, replacing the previous lookup's.
+   * lookup tables), replacing the previous lookup's.
    *
    * @param input - the query's keys and stems, and the tool name.
    * @returns the number of fired entries.
    */
   fire(input: ContractInput): number {
-    this.#sql.clear.run();
-    const keys = input.keys ?? [];
+    const masks = new Map<number, number>();
+    const known = new Map<number, string>();
+    const tools = new Set<number>();
+    const bits = new Map<string, number>();
+    for (const [stem, term] of input.keys ?? [])
+      bits.set(stem, (bits.get(stem) ?? 0) | (1 << term));
+    for (const [stem, bit] of bits) {
+      for (const fileId of this.#sql.keyFiles.all(stem) as number[]) {
+        masks.set(fileId, (masks.get(fileId) ?? 0) | bit);
+      }
+    }
     const stems = input.stems ?? [];
-    const phrases: [number, string, number | null][] = [];
     if (stems.length > 0) {
       const rows = this.#sql.phrases.all({ stems: JSON.stringify([...new Set(stems)]) }) as [
         number,
@@ -126,45 +128,122 @@ export class ContractLookup {
       for (const [fileId, entryId, seq] of rows) {
         const words = seq.split(" ");
         if (!occursIn(stems, words)) continue;
-        const covered = coveredTerms(words, input.terms ?? []);
-        if (covered.length === 0) phrases.push([fileId, entryId, null]);
-        for (const term of covered) phrases.push([fileId, entryId, term]);
+        let mask = masks.get(fileId) ?? 0;
+        for (const term of coveredTerms(words, input.terms ?? [])) mask |= 1 << term;
+        masks.set(fileId, mask);
+        known.set(fileId, entryId);
       }
     }
-    const result = this.#sql.fill.run({
-      keys: JSON.stringify(keys),
-      phrases: JSON.stringify(phrases),
-      tool: input.tool ?? null,
-    });
-    return result.changes;
+    const tool = input.tool ?? null;
+    if (tool !== null) {
+      for (const fileId of this.#sql.toolFiles.all(tool) as number[]) {
+        tools.add(fileId);
+        if (!masks.has(fileId)) masks.set(fileId, 0);
+      }
+    }
+    this.#masks = masks;
+    this.#tools = tools;
+    this.#known = known;
+    return masks.size;
+  }
+
+  /** The file ids of the entries of the last {@link fire}, in no order. */
+  firedFileIds(): number[] {
+    return [...this.#masks.keys()];
   }
 
   /**
    * The best fired entries of the last {@link fire} that are not in `skip`: most covered
    * terms first (`matched`), then by entry id.
    *
+   * Cost: one pass over the fired file ids (integers) to rank them; entry ids are read for
+   * at most `limit` entries, plus one limited query for the group of equal rank that
+   * crosses `limit`.
+   *
    * @param limit - entries to return at most.
    * @param skip - file ids to leave out (those ranked with the text matches).
    */
   best(limit: number, skip: readonly number[]): ContractHit[] {
-    if (limit <= 0) return [];
-    const rows = this.#sql.best.all({ limit, skip: JSON.stringify(skip) }) as Row[];
-    return rows.map(toHit);
+    if (limit <= 0 || this.#masks.size === 0) return [];
+    const skipped = new Set(skip);
+    const levels = new Map<number, number[]>();
+    for (const [fileId, mask] of this.#masks) {
+      if (skipped.has(fileId)) continue;
+      const matched = countBits(mask) + (this.#tools.has(fileId) ? 1 : 0);
+      const level = levels.get(matched);
+      if (level === undefined) levels.set(matched, [fileId]);
+      else level.push(fileId);
+    }
+    const out: ContractHit[] = [];
+    for (const matched of [...levels.keys()].sort((a, b) => b - a)) {
+      const files = levels.get(matched) as number[];
+      const room = limit - out.length;
+      // A group that fits, or a small one, is read by primary key; a large one that crosses
+      // `limit` is cut by the id index (same order, fewer row reads).
+      const ids =
+        files.length <= room || files.length <= DIRECT_READS
+          ? this.#entryIds(files)
+          : this.#firstIds(files, room);
+      const ordered = [...ids].sort(([, a], [, b]) => (a < b ? -1 : a > b ? 1 : 0));
+      for (const [fileId, entryId] of ordered.slice(0, room)) out.push(this.#hit(fileId, entryId));
+      if (out.length >= limit) break;
+    }
+    return out;
   }
 
   /**
-   * The fired entries of the last {@link fire} among some files.
+   * The fired entries of the last {@link fire} among some files (entry ids left out: a
+   * caller that needs them for ties reads them).
    *
    * @param fileIds - file ids (text matches).
-   * @returns file id → its contract hit (files whose contract did not fire are absent).
+   * @returns file id → its fired match (files whose contract did not fire are absent).
    */
-  of(fileIds: readonly number[]): Map<number, ContractHit> {
-    const out = new Map<number, ContractHit>();
-    if (fileIds.length === 0) return out;
-    for (const row of this.#sql.of.all({ files: JSON.stringify(fileIds) }) as Row[]) {
-      out.set(row[0], toHit(row));
+  of(fileIds: readonly number[]): Map<number, FiredMatch> {
+    const out = new Map<number, FiredMatch>();
+    for (const fileId of fileIds) {
+      const mask = this.#masks.get(fileId);
+      if (mask === undefined) continue;
+      const tool = this.#tools.has(fileId);
+      out.set(fileId, { fileId, mask, tool, matched: countBits(mask) + (tool ? 1 : 0) });
     }
     return out;
+  }
+
+  #hit(fileId: number, entryId: string): ContractHit {
+    const mask = this.#masks.get(fileId) ?? 0;
+    const tool = this.#tools.has(fileId);
+    return { fileId, entryId, mask, tool, matched: countBits(mask) + (tool ? 1 : 0) };
+  }
+
+  /** The entry ids of a few files (known ones from memory, the others by primary key). */
+  #entryIds(files: readonly number[]): Map<number, string> {
+    const out = new Map<number, string>();
+    const unknown: number[] = [];
+    for (const fileId of files) {
+      const id = this.#known.get(fileId);
+      if (id === undefined) unknown.push(fileId);
+      else out.set(fileId, id);
+    }
+    if (unknown.length > 0) {
+      for (const [fileId, id] of this.#sql.entryIds.all(JSON.stringify(unknown)) as [
+        number,
+        string,
+      ][])
+        out.set(fileId, id);
+    }
+    return out;
+  }
+
+  /**
+   * The `limit` files of a group with the smallest entry ids, with their ids: one limited
+   * read of the entry id index in order.
+   */
+  #firstIds(files: readonly number[], limit: number): Map<number, string> {
+    const rows = this.#sql.firstIds.all({ files: JSON.stringify(files), limit }) as [
+      number,
+      string,
+    ][];
+    return new Map(rows);
   }
 
   /**
@@ -202,8 +281,6 @@ export class ContractLookup {
   }
 }
 
-type Row = [number, string, number, number, number];
-
 /**
  * The query terms a fired phrase covers: those all of whose stems it holds.
  *
@@ -220,8 +297,4 @@ export function coveredTerms(
     if (stems.length > 0 && stems.every((stem) => phrase.includes(stem))) out.push(i);
   });
   return out;
-}
-
-function toHit([fileId, entryId, mask, tool, matched]: Row): ContractHit {
-  return { fileId, entryId, mask: mask | 0, tool: tool === 1, matched };
 }

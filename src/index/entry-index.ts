@@ -13,7 +13,7 @@ import {
 import { entryText, type IndexDocument, indexDocument } from "../core/index-document.js";
 import { LoreError } from "../core/lore-error.js";
 import { evaluateContract } from "../core/parse-contract.js";
-import { ContractLookup, FIRED_ENTRIES_TABLE } from "./contract-lookup.js";
+import { ContractLookup } from "./contract-lookup.js";
 import { type CounterRow, Counters, isBusy } from "./counters.js";
 import { migrate } from "./migrate.js";
 import { openSqliteDatabase, type SqliteDatabase } from "./sqlite-database.js";
@@ -152,9 +152,9 @@ export class EntryIndex {
   constructor(db: SqliteDatabase, options: OpenIndexOptions = {}) {
     this.#db = db;
     this.mechanisms = [...(options.mechanisms ?? KNOWN_MECHANISMS)].sort();
-    db.exec(FIRED_ENTRIES_TABLE);
-    this.text = new TextSearch(db);
     this.contracts = new ContractLookup(db);
+    const contracts = this.contracts;
+    this.text = new TextSearch(db, () => contracts.firedFileIds());
     this.#counters = new Counters(db);
     const p = (sql: string) => db.prepare(sql);
     this.#sql = {

@@ -15,6 +15,12 @@ export class HitLookup {
       entryIds: p(
         "SELECT file_id, id FROM entries WHERE file_id IN (SELECT value FROM json_each(?))",
       ).raw(),
+      // The smallest entry ids among some files: the id index read in order, stopping at
+      // `limit` members (`+` keeps the planner off the primary key, one probe per file).
+      firstIds: p(
+        `SELECT file_id, id FROM entries INDEXED BY entries_by_id
+         WHERE +file_id IN (SELECT value FROM json_each(?)) ORDER BY id LIMIT ?`,
+      ).raw(),
       // `wiki;` is the first string after every `wiki:…` (`;` follows `:`): an index range.
       wikiFiles: p(
         "SELECT file_id FROM files WHERE repo >= 'wiki:' AND repo < 'wiki;' AND repo <> ?",
@@ -31,6 +37,21 @@ export class HitLookup {
   entryIdsOf(fileIds: readonly number[]): Map<number, string> {
     if (fileIds.length === 0) return new Map();
     return new Map(this.#sql.entryIds.all(JSON.stringify(fileIds)) as [number, string][]);
+  }
+
+  /**
+   * The `limit` files with the smallest entry ids among some files, with their ids: one
+   * read of the entry id index in order, which stops at the `limit`-th member (about
+   * `limit × entries ÷ files` index rows), instead of one row read per file.
+   *
+   * @param fileIds - file ids (files without an entry are never listed).
+   * @param limit - files to return at most.
+   * @returns file id → entry id, at most `limit` of them.
+   */
+  firstByEntryId(fileIds: readonly number[], limit: number): Map<number, string> {
+    if (fileIds.length === 0 || limit <= 0) return new Map();
+    const rows = this.#sql.firstIds.all(JSON.stringify(fileIds), limit) as [number, string][];
+    return new Map(rows);
   }
 
   /**

@@ -105,15 +105,21 @@ interface Word {
 /** Full-text queries; statements prepared once. */
 export class TextSearch {
   readonly #sql;
+  readonly #firedIds: () => readonly number[];
 
-  /** @param db - a migrated index database. */
-  constructor(db: SqliteDatabase) {
+  /**
+   * @param db - a migrated index database.
+   * @param firedIds - the file ids of the last contract lookup (what `excludeFired` leaves
+   *   out); default none.
+   */
+  constructor(db: SqliteDatabase, firedIds: () => readonly number[] = () => []) {
+    this.#firedIds = firedIds;
     const p = (sql: string) => db.prepare(sql);
     type Statement = ReturnType<typeof p>;
     /** Two variants of a statement: `[0]` over every match, `[1]` without the fired entries. */
     const both = <T>(sql: string, as: (statement: Statement) => T): readonly [T, T] => [
       as(p(sql.replace("$EXCLUDE", ""))),
-      as(p(sql.replace("$EXCLUDE", "AND rowid NOT IN (SELECT file_id FROM temp.fired_entries)"))),
+      as(p(sql.replace("$EXCLUDE", "AND rowid NOT IN (SELECT value FROM json_each(@fired))"))),
     ];
     this.#sql = {
       count: p(
@@ -355,6 +361,11 @@ export class TextSearch {
     return { term: index, fts, count, last: last ?? 0 };
   }
 
+  /** The statement parameters, with the fired entries' ids for a `[1]` variant. */
+  #params<T extends object>(v: 0 | 1, params: T): T | (T & { fired: string }) {
+    return v === 0 ? params : { ...params, fired: JSON.stringify(this.#firedIds()) };
+  }
+
   #ranked(
     expr: string,
     v: 0 | 1,
@@ -362,14 +373,16 @@ export class TextSearch {
   ): Pick<TextPage, "rows" | "total" | "totalExact"> {
     const need = options.offset + options.limit;
     if (options.limit === 0) {
-      const total = this.#sql.countMatches[v].get({ expr, limit: options.budget + 1 });
+      const total = this.#sql.countMatches[v].get(
+        this.#params(v, { expr, limit: options.budget + 1 }),
+      );
       return { rows: [], total: total as number, totalExact: true };
     }
     let rows: [number, number][] = [];
     // Fetch one row past the page; while the last rows tie, fetch more, so that a tie group
     // crossing the page boundary is ordered by entry id whole.
     for (let limit = need + 1; ; limit *= 2) {
-      rows = this.#sql.ranked[v].all({ expr, limit }) as [number, number][];
+      rows = this.#sql.ranked[v].all(this.#params(v, { expr, limit })) as [number, number][];
       const last = rows.length - 1;
       if (
         rows.length < limit ||
@@ -381,7 +394,9 @@ export class TextSearch {
     const total =
       rows.length <= need
         ? rows.length
-        : (this.#sql.countMatches[v].get({ expr, limit: options.budget + 1 }) as number);
+        : (this.#sql.countMatches[v].get(
+            this.#params(v, { expr, limit: options.budget + 1 }),
+          ) as number);
     return {
       rows: rows
         .slice(options.offset, need)
@@ -420,25 +435,30 @@ export class TextSearch {
     const { offset, limit } = options;
     const inSummary = `{summary} : (${expr})`;
     // How many summary matches there are, up to the end of this page.
-    const summaries = this.#sql.countMatches[v].get({
-      expr: inSummary,
-      limit: offset + limit,
-    }) as number;
+    const summaries = this.#sql.countMatches[v].get(
+      this.#params(v, { expr: inSummary, limit: offset + limit }),
+    ) as number;
     let rows: number[] = [];
     if (offset < summaries) {
-      rows = this.#sql.rowids[v].all({ expr: inSummary, limit, offset }) as number[];
+      rows = this.#sql.rowids[v].all(
+        this.#params(v, { expr: inSummary, limit, offset }),
+      ) as number[];
     }
     if (rows.length < limit && summaries < offset + limit) {
       rows = rows.concat(
-        this.#sql.rowids[v].all({
-          expr: `(${expr}) NOT ${inSummary}`,
-          limit: limit - rows.length,
-          offset: Math.max(0, offset - summaries),
-        }) as number[],
+        this.#sql.rowids[v].all(
+          this.#params(v, {
+            expr: `(${expr}) NOT ${inSummary}`,
+            limit: limit - rows.length,
+            offset: Math.max(0, offset - summaries),
+          }),
+        ) as number[],
       );
     }
     const cap = options.totalCap;
-    const count = this.#sql.countMatches[v].get({ expr, limit: cap + 1 }) as number;
+    const count = this.#sql.countMatches[v].get(
+      this.#params(v, { expr, limit: cap + 1 }),
+    ) as number;
     return {
       rows: rows.map((fileId) => ({ fileId, score: 0 })),
       total: Math.min(count, cap),

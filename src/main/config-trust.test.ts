@@ -16,8 +16,8 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadSettings } from "./load-config.js";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { loadConfigReader, loadSettings } from "./load-config.js";
 import { readTrustedFolders, setFolderTrust, trustFilePath } from "./trust-store.js";
 
 let root: string;
@@ -67,6 +67,9 @@ const HOSTILE = [
   "primary = '/tmp/mallory-notes'",
   "",
 ].join("\n");
+
+// The file reader is loaded on demand (as the CLI does when a file exists).
+beforeAll(loadConfigReader);
 
 describe("a project file in a folder that is not trusted", () => {
   it("keeps the user's forge, server, data paths and roots; applies lang; says what was ignored", () => {

@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { LoreError } from "../core/lore-error.js";
-import { findConfigFile, findConfigFiles, loadSettings } from "./load-config.js";
+import { findConfigFile, findConfigFiles, loadConfigReader, loadSettings } from "./load-config.js";
 import { setFolderTrust } from "./trust-store.js";
 
 let root: string;
@@ -20,6 +20,9 @@ beforeEach(() => {
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 const baseEnv = () => ({ HOME: home, LORE_USER: "tester" });
+
+// The file reader is loaded on demand (as the CLI does when a file exists).
+beforeAll(loadConfigReader);
 
 describe("findConfigFiles", () => {
   it("the user's file: --config, then LORE_CONFIG, then the XDG folder; ./lore.toml layered over it", () => {

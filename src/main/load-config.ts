@@ -1,12 +1,8 @@
-import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import { homedir, hostname, userInfo } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import {
-  CONFIG_DEFAULTS,
-  type ConfigFile,
-  formatConfigProblem,
-  parseConfig,
-} from "../core/config.js";
+import type { ConfigFile } from "../core/config.js";
+import { CONFIG_DEFAULTS } from "../core/config-defaults.js";
 import {
   type ConfigLayer,
   type ConfigSourceKind,
@@ -17,16 +13,10 @@ import {
   type SettingsNotice,
   trustFileNotice,
 } from "../core/config-layers.js";
-import {
-  isWindowsDrivePath,
-  type KnowledgeRoot,
-  knowledgeProblems,
-  listRoots,
-} from "../core/knowledge-roots.js";
+import { isWindowsDrivePath, type KnowledgeRoot, listRoots } from "../core/knowledge-roots.js";
 import { type Lang, pickLang } from "../core/localized-text.js";
 import { LoreError } from "../core/lore-error.js";
-import { authFilePath } from "./load-forge.js";
-import { readTrustedFolders } from "./trust-store.js";
+import type * as ConfigReader from "./read-config.js";
 
 /** The environment variables Lore reads (all optional). */
 export type LoreEnv = Readonly<Record<string, string | undefined>>;
@@ -153,6 +143,40 @@ export function findConfigFile(options: LoadSettingsOptions = {}): string | null
   return found.project ?? found.user?.file ?? null;
 }
 
+let loadedReader: typeof ConfigReader | undefined;
+
+/**
+ * Loads the configuration file reader (`read-config.ts`: zod, smol-toml, the trust file),
+ * which {@link loadSettings} needs whenever a configuration file exists. Kept out of the
+ * module graph so that a one-shot command with no configuration file (the usual `lore
+ * recall`) never loads it. Idempotent.
+ */
+export async function loadConfigReader(): Promise<void> {
+  loadedReader ??= await import("./read-config.js");
+}
+
+/**
+ * Whether {@link loadSettings} with these options will read a file (and so needs
+ * {@link loadConfigReader} first). An option naming a missing file answers false: the
+ * settings then fail with `path_not_found` before any file is read.
+ */
+export function needsConfigReader(options: LoadSettingsOptions = {}): boolean {
+  try {
+    const found = findConfigFiles(options);
+    return found.user !== null || found.project !== null;
+  } catch {
+    return false;
+  }
+}
+
+function configReader(): typeof ConfigReader {
+  if (loadedReader === undefined) {
+    // A programming error, not a user's: the composition root awaits the reader first.
+    throw new Error("loadSettings: a configuration file exists; await loadConfigReader() first");
+  }
+  return loadedReader;
+}
+
 /**
  * Discovers, reads and validates the configuration files, layers them key by key (the
  * project's `./lore.toml` over the user's own file, see `core/config-layers.ts`) and
@@ -160,13 +184,19 @@ export function findConfigFile(options: LoadSettingsOptions = {}): string | null
  * only when its folder is trusted (`lore trust`); the others are listed in `ignored` and
  * said in `notices`.
  *
+ * Needs {@link loadConfigReader} awaited first when a file exists (see
+ * {@link needsConfigReader}); with no file it reads nothing and loads no parser.
+ *
  * @throws LoreError `config_invalid` (data: `{ file, problems }`) when a file is not valid,
  *   the message naming each problem's line and key; `path_not_found` (see {@link findConfigFiles}).
+ * @throws Error when a file exists and the reader was not loaded (a programming error).
  */
 export function loadSettings(options: LoadSettingsOptions = {}): LoreSettings {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const found = findConfigFiles(options);
+  const reader = found.user === null && found.project === null ? undefined : configReader();
+  const readConfigFile = (path: string) => (reader as typeof ConfigReader).readConfigFile(path);
   const layers: ConfigLayer[] = [];
   const notices: SettingsNotice[] = [];
   if (found.user !== null) {
@@ -175,7 +205,7 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoreSettings {
   }
   if (found.project !== null) {
     const folder = realpathOr(dirname(found.project));
-    const trust = readTrustedFolders(env);
+    const trust = (reader as typeof ConfigReader).readTrustedFolders(env);
     if (trust.problem !== undefined) notices.push(trustFileNotice(trust.problem));
     const value = resolveLayerPaths(readConfigFile(found.project), dirname(found.project), env);
     // Real paths, so a link inside the project that leads out of it is seen as outside.
@@ -186,7 +216,7 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoreSettings {
   const merged = mergeConfigLayers(layers);
   const file = merged.value;
   if (merged.ignored.length > 0) notices.push(ignoredKeysNotice(merged.ignored));
-  requireKnowledgeValid(file, layers);
+  if (file.knowledge !== undefined) reader?.requireKnowledgeValid(file, layers);
   const originOf = (key: string) => merged.origins.find((o) => o.key === key)?.file;
   const database = env.LORE_DB
     ? resolve(cwd, expandHome(env.LORE_DB, env))
@@ -224,7 +254,8 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoreSettings {
   if (file.forge !== undefined) {
     const from = originOf("forge.url") ?? originOf("forge.root") ?? originOf("forge.kind");
     const base = from === undefined ? cwd : dirname(from);
-    settings.forge = { config: { ...file.forge }, base, authPath: authFilePath(env) };
+    const authPath = (reader as typeof ConfigReader).authFilePath(env);
+    settings.forge = { config: { ...file.forge }, base, authPath };
   }
   if (file.wiki?.shared !== undefined) settings.sharedWiki = file.wiki.shared;
   settings.cacheFile = file.projects?.cache ?? join(dataHome(env), "lore", "cache.json");
@@ -241,37 +272,6 @@ function lockHome(env: LoreEnv): string {
   const state = env.XDG_STATE_HOME;
   const base = state && isAbsolute(state) ? state : join(home(env), ".local", "state");
   return join(base, "lore", "locks");
-}
-
-/**
- * Reads and validates one configuration file.
- *
- * @throws LoreError `config_invalid` (data: `{ file, problems }`): not valid, or cannot be
- *   read (e.g. no permission: the message says so, never `internal`).
- */
-function readConfigFile(path: string): ConfigFile {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "error";
-    throw new LoreError(
-      "config_invalid",
-      { reason: `${path} cannot be read (${code})`, reason_ru: `${path} не читается (${code})` },
-      { data: { file: path, problems: [] }, cause: error },
-    );
-  }
-  const parsed = parseConfig(text);
-  if (!parsed.value) {
-    const reason = (lang: Lang) =>
-      parsed.problems.map((p) => formatConfigProblem(p, lang, path)).join("; ");
-    throw new LoreError(
-      "config_invalid",
-      { reason: reason("en"), reason_ru: reason("ru") },
-      { data: { file: path, problems: parsed.problems } },
-    );
-  }
-  return parsed.value;
 }
 
 /** Every path of one file, absolute: `~` expanded, relative ones against the file's folder. */
@@ -302,29 +302,6 @@ function resolveLayerPaths(value: ConfigFile, base: string, env: LoreEnv): Confi
   if (value.wiki?.shared !== undefined) out.wiki = { shared: toPath(value.wiki.shared) };
   if (value.projects?.cache !== undefined) out.projects = { cache: toPath(value.projects.cache) };
   return out;
-}
-
-/** The merged `[knowledge]` must still be valid (ids unique across the files). */
-function requireKnowledgeValid(file: ConfigFile, layers: readonly ConfigLayer[]): void {
-  if (file.knowledge === undefined) return;
-  const problems = knowledgeProblems(file.knowledge);
-  if (problems.length === 0) return;
-  const files = layers.map((l) => l.file).join(", ");
-  const reason = (lang: Lang) =>
-    problems
-      .map((p) =>
-        formatConfigProblem(
-          { key: p.path.filter((x) => typeof x === "string").join("."), message: p.message },
-          lang,
-          files,
-        ),
-      )
-      .join("; ");
-  throw new LoreError(
-    "config_invalid",
-    { reason: reason("en"), reason_ru: reason("ru") },
-    { data: { file: layers[layers.length - 1]?.file ?? "", problems: [] } },
-  );
 }
 
 /**

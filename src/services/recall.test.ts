@@ -335,3 +335,51 @@ describe("rebuild", () => {
     expect(after).toEqual(before);
   });
 });
+
+describe("large groups of equal rank are ordered by entry id on every page", () => {
+  /** Puts an entry under a given id (the file order is not the id order). */
+  function putAs(id: string, body: string, contract: ContractClause[] = []): void {
+    n += 1;
+    index.putFile({
+      repo: "repo",
+      path: `.gitriver/knowledge/${n}.md`,
+      blobSha: "a".repeat(40),
+      parsed: parsed(id, body, contract),
+      diagnostics: [],
+    });
+  }
+  /** 300 ids, put in a shuffled order; returns them sorted. */
+  function putShuffled(body: (i: number) => string, contract: ContractClause[] = []): string[] {
+    const ids: string[] = [];
+    for (let i = 0; i < 300; i++) {
+      const id = idOf(1_000 + ((i * 7919) % 300));
+      putAs(id, body(i), contract);
+      ids.push(id);
+    }
+    for (let i = 0; i < 400; i++) put(`filler note number ${i}`);
+    return ids.sort();
+  }
+  /** The ids of the first `pages` pages of a recall. */
+  function pagesOf(query: string, limit: number, pages: number): string[] {
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < pages; page++) {
+      const answer = recall(index, { query, limit, user: "u", ...(cursor ? { cursor } : {}) });
+      ids.push(...answer.hits.map((h) => h.id));
+      cursor = answer.next_cursor ?? undefined;
+    }
+    return ids;
+  }
+
+  it("300 tied text matches: pages of 10 and of 50 list the smallest ids in order", () => {
+    const sorted = putShuffled(() => "pelmidem tally");
+    expect(pagesOf("pelmidem", 10, 3)).toEqual(sorted.slice(0, 30));
+    expect(pagesOf("pelmidem", 50, 2)).toEqual(sorted.slice(0, 100));
+  });
+
+  it("300 contract hits of equal rank: pages list the smallest ids in order", () => {
+    const sorted = putShuffled((i) => `unrelated body ${i}`, [onQuery("ключ")]);
+    expect(pagesOf("ключ", 10, 3)).toEqual(sorted.slice(0, 30));
+    expect(pagesOf("ключ", 50, 2)).toEqual(sorted.slice(0, 100));
+  });
+});

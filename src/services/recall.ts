@@ -6,7 +6,7 @@
 import type { MatchReason } from "../core/contract-match.js";
 import { countBits, displayScore, recallScore } from "../core/recall-score.js";
 import type { SearchQuery } from "../core/search-query.js";
-import type { ContractHit, ContractInput } from "../index/contract-lookup.js";
+import type { ContractHit, ContractInput, FiredMatch } from "../index/contract-lookup.js";
 import type { EntryIndex } from "../index/entry-index.js";
 import { HitLookup } from "../index/hit-lookup.js";
 import type { TextMatch } from "../index/text-search.js";
@@ -137,7 +137,7 @@ export function contractInput(
  * @param hit - the entry's contract hit, if any.
  * @param asked - the query's words, + 1 when a tool was asked.
  */
-export function scoreText(row: TextMatch, hit: ContractHit | undefined, asked: number): Candidate {
+export function scoreText(row: TextMatch, hit: FiredMatch | undefined, asked: number): Candidate {
   const tool = hit?.tool ? 1 : 0;
   const matched = countBits(row.mask | (hit?.mask ?? 0)) + tool;
   const contract = hit !== undefined;
@@ -145,7 +145,6 @@ export function scoreText(row: TextMatch, hit: ContractHit | undefined, asked: n
   const score = recallScore({ matched, byContract, asked, relevance: row.relevance });
   return {
     fileId: row.fileId,
-    ...(hit === undefined ? {} : { entryId: hit.entryId }),
     score,
     contract,
     text: row.mask !== 0,
@@ -221,14 +220,14 @@ export function recall(index: EntryIndex, input: RecallInput): RecallAnswer {
   const excluded = before - text.length;
 
   const textIds = text.map((row) => row.fileId);
-  const firedText = fired > 0 ? index.contracts.of(textIds) : new Map<number, ContractHit>();
+  const firedText = fired > 0 ? index.contracts.of(textIds) : new Map<number, FiredMatch>();
   const asked = (query === undefined ? 0 : queryWords(query).bitOf.size) + (tool ? 1 : 0);
   const ranked = text.map((row) => scoreText(row, firedText.get(row.fileId), asked));
   // One past the page: tells whether more contract hits follow it.
   const contractOnly = index.contracts
     .best(need + 1, textIds)
     .map((hit) => scoreContract(hit, asked));
-  const order = mergeCandidates(lookup, ranked, contractOnly);
+  const order = mergeCandidates(lookup, ranked, contractOnly, need, offset);
   const slice = order.slice(offset, need);
 
   const records = index.hitRecords(slice.map((c) => c.fileId));
@@ -274,34 +273,65 @@ export function hitLookup(index: EntryIndex): HitLookup {
 }
 
 /**
+ * Up to this many tied files are read by primary key for their entry ids; a larger tie group
+ * that crosses the page is cut by the entry id index instead (the same hits either way).
+ */
+const DIRECT_ID_READS = 128;
+
+/**
  * Merges the scored text matches with the contract-only hits (already best first) into
- * one order: score descending, then entry id; ids of text matches are read only for ties.
+ * one order: score descending, then entry id. Entry ids are read only where they decide
+ * the first `need` places: for a tie group on the page, and for the one that crosses its
+ * end only the ids of its first places (the rest of that group, and every group after
+ * it, stay in no particular order past `need`).
  *
  * @param lookup - the index's lookups (for the ids of tied text matches).
  * @param ranked - scored text matches, any order.
  * @param contractOnly - scored contract hits without a text match, best first.
- * @returns every candidate, best first.
+ * @param need - the places that must be in order (offset + limit); default all.
+ * @param offset - places before the page, whose order within a group does not matter.
+ * @returns every candidate: the first `need` in order, best first.
  */
 export function mergeCandidates(
   lookup: HitLookup,
   ranked: Candidate[],
   contractOnly: readonly Candidate[],
+  need = Number.POSITIVE_INFINITY,
+  offset = 0,
 ): Candidate[] {
-  const all = [...ranked, ...contractOnly];
-  const scores = new Map<number, number>();
-  for (const c of all) scores.set(c.score, (scores.get(c.score) ?? 0) + 1);
-  const tied = all.filter((c) => c.entryId === undefined && (scores.get(c.score) ?? 0) > 1);
-  if (tied.length > 0) {
-    const ids = lookup.entryIdsOf(tied.map((c) => c.fileId));
-    for (const c of tied) {
+  const all = [...ranked, ...contractOnly].sort((a, b) => b.score - a.score);
+  const out: Candidate[] = [];
+  for (let start = 0; start < all.length; ) {
+    let end = start + 1;
+    while (end < all.length && (all[end] as Candidate).score === (all[start] as Candidate).score)
+      end++;
+    const group = all.slice(start, end);
+    if (group.length > 1 && start < need && end > offset)
+      out.push(...orderTied(lookup, group, need - start));
+    else out.push(...group);
+    start = end;
+  }
+  return out;
+}
+
+/** Orders a tie group by entry id, at least its first `first` places (see {@link mergeCandidates}). */
+function orderTied(lookup: HitLookup, group: Candidate[], first: number): Candidate[] {
+  const unknown = group.filter((c) => c.entryId === undefined);
+  if (unknown.length > 0) {
+    const files = unknown.map((c) => c.fileId);
+    const cut = group.length > first && unknown.length > DIRECT_ID_READS;
+    const ids = cut ? lookup.firstByEntryId(files, first) : lookup.entryIdsOf(files);
+    for (const c of unknown) {
       const id = ids.get(c.fileId);
       if (id !== undefined) c.entryId = id;
     }
   }
-  return all.sort((a, b) => {
-    if (a.score !== b.score) return b.score - a.score;
-    const ia = a.entryId ?? "";
-    const ib = b.entryId ?? "";
+  // With a cut, the files whose id was not read belong after the first places: they sort
+  // last here ("\u{10ffff}" above every id) and their order among themselves does not matter.
+  const key = (c: Candidate) => c.entryId ?? "\u{10ffff}";
+  return group.sort((a, b) => {
+    const ia = key(a);
+    const ib = key(b);
     return ia < ib ? -1 : ia > ib ? 1 : 0;
   });
 }

@@ -10,7 +10,7 @@ import {
   type FederationDeps,
   type FederationForge,
 } from "../../src/main/compose-federation.js";
-import { loadSettings } from "../../src/main/load-config.js";
+import { loadConfigReader, loadSettings } from "../../src/main/load-config.js";
 import { createMcpServer } from "../../src/mcp/create-mcp-server.js";
 import { type ToolNameStyle, toolNames } from "../../src/mcp/tool-names.js";
 import type { Backend } from "../../src/ports/forge.js";
@@ -68,6 +68,7 @@ export async function connectFederation(setup: FederationSetup): Promise<Federat
     LORE_USER: "tester",
     LORE_LANG: "en",
   };
+  await loadConfigReader();
   const lore: Lore = await composeLore(loadSettings({ cwd: tmp, env }));
   const style = setup.toolNames ?? "underscore";
   const names = toolNames(style);
