@@ -432,11 +432,18 @@ export class EntryIndex {
    *
    * @param repo - the source.
    * @param paths - the files' paths.
+   * @returns how many of those bodies could not be read (0 when all were).
    */
-  preloadBodies(repo: string, paths: readonly string[]): void {
+  preloadBodies(repo: string, paths: readonly string[]): number {
     this.#bodies.clear();
-    if (paths.length === 0) return;
+    if (paths.length === 0) return 0;
     const shas = this.#sql.gitBodies.all(repo, JSON.stringify(paths)) as string[];
+    this.#loadBodies(repo, shas);
+    return shas.filter((sha) => !this.#bodies.has(sha)).length;
+  }
+
+  /** Reads git-kept bodies by blob sha into the read-ahead map (unreadable ones are left out). */
+  #loadBodies(repo: string, shas: readonly string[]): void {
     if (shas.length === 0) return;
     const folder = this.#sql.folderOf.get(repo, repo) as string | undefined;
     if (folder === undefined) return;
@@ -444,6 +451,45 @@ export class EntryIndex {
       const body = entryBodyOf(bytes);
       if (body !== undefined) this.#bodies.set(sha, body);
     }
+  }
+
+  /**
+   * Refills the full text from every stored entry (git-kept bodies read back per source,
+   * in chunks): the way out when a source's texts cannot be read to delete its rows one by
+   * one (a forgotten clone whose folder is gone). Same rows as a fresh index.
+   *
+   * @throws LoreError `index_failed` when another source's body cannot be read.
+   */
+  #rebuildText(): void {
+    this.#db.exec("INSERT INTO entry_text (entry_text) VALUES ('delete-all')");
+    const page = this.#db
+      .prepare(
+        `SELECT e.file_id, e.repo, e.summary, e.body, f.blob_sha FROM entries e JOIN files f USING (file_id)
+         WHERE e.file_id > ? ORDER BY e.file_id LIMIT ?`,
+      )
+      .raw();
+    for (let after = 0; ; ) {
+      const rows = page.all(after, FORGET_CHUNK) as [
+        number,
+        string,
+        string,
+        string | null,
+        string,
+      ][];
+      this.#bodies.clear();
+      const byRepo = new Map<string, string[]>();
+      for (const [, repo, , body, sha] of rows) {
+        if (body === null) byRepo.set(repo, [...(byRepo.get(repo) ?? []), sha]);
+      }
+      for (const [repo, shas] of byRepo) this.#loadBodies(repo, shas);
+      for (const [fileId, repo, summary, body, sha] of rows) {
+        const text = entryText(summary, body ?? this.#gitBody(repo, sha));
+        this.#sql.insertText.run(fileId, text.summaryText, text.bodyText);
+      }
+      if (rows.length < FORGET_CHUNK) break;
+      after = (rows[rows.length - 1] as [number, ...unknown[]])[0];
+    }
+    this.#bodies.clear();
   }
 
   /**
@@ -486,6 +532,11 @@ export class EntryIndex {
       this.#sql.deleteFile.run(existing.fileId);
       return true;
     });
+  }
+
+  /** The file id of a stored file (the caller knows it is stored). */
+  #fileIdOf(repo: string, path: string): number {
+    return (this.#sql.fileByPath.get(repo, path) as { fileId: number }).fileId;
   }
 
   /**
@@ -679,7 +730,9 @@ export class EntryIndex {
 
   /**
    * Drops a source: every stored file, entry, full-text row and lookup row of it, and its
-   * row in `repositories`, in one transaction (counters stay, keyed by entry id).
+   * row in `repositories`, in one transaction (counters stay, keyed by entry id). When the
+   * source's git-kept bodies cannot be read (its folder is gone), its rows are dropped
+   * without them and the full text is refilled from the other entries (see `#rebuildText`).
    *
    * @param repo - the identity.
    * @returns the number of files dropped.
@@ -687,12 +740,21 @@ export class EntryIndex {
   forgetRepository(repo: string): number {
     return this.transaction(() => {
       const paths = this.#sql.filePathsOf.all(repo) as string[];
+      let exact = true;
       for (let start = 0; start < paths.length; start += FORGET_CHUNK) {
         const chunk = paths.slice(start, start + FORGET_CHUNK);
-        this.preloadBodies(repo, chunk);
-        for (const path of chunk) this.deleteFile(repo, path);
+        if (exact && this.preloadBodies(repo, chunk) > 0) exact = false;
+        for (const path of chunk) {
+          if (exact) this.deleteFile(repo, path);
+          else {
+            const fileId = this.#fileIdOf(repo, path);
+            this.#sql.deleteEntry.run(fileId);
+            this.#sql.deleteFile.run(fileId);
+          }
+        }
       }
       this.#bodies.clear();
+      if (!exact) this.#rebuildText();
       this.#sql.deleteRepository.run(repo);
       this.#sql.deleteBodySource.run(repo);
       return paths.length;
