@@ -3,6 +3,7 @@
  * reports, entries, full text, contract lookup tables and usage counters in one database
  * file. Git is the source of truth: deleting the file and re-indexing gives the same answers.
  */
+import { existsSync } from "node:fs";
 import { readBlobsSync } from "../adapters/git-cli/read-blobs-sync.js";
 import { type Diagnostic, makeDiagnostic } from "../core/diagnostic.js";
 import {
@@ -208,6 +209,7 @@ export class EntryIndex {
         "INSERT INTO body_sources (repo, folder) VALUES (?, ?) ON CONFLICT (repo) DO UPDATE SET folder = excluded.folder",
       ),
       deleteBodySource: p("DELETE FROM body_sources WHERE repo = ?"),
+      bodySource: p("SELECT folder FROM body_sources WHERE repo = ?").pluck(),
       deleteText: p(
         "INSERT INTO entry_text (entry_text, rowid, summary, body) VALUES ('delete', ?, ?, ?)",
       ),
@@ -421,7 +423,8 @@ export class EntryIndex {
    * @param folder - the repository's folder (the work tree top or the bare repository).
    */
   setBodySource(repo: string, folder: string): void {
-    this.#sql.setBodySource.run(repo, folder);
+    // Written only when it changes: a run with nothing new must not take the write lock.
+    if (this.#sql.bodySource.get(repo) !== folder) this.#sql.setBodySource.run(repo, folder);
   }
 
   /**
@@ -508,7 +511,10 @@ export class EntryIndex {
     const body = bytes === undefined ? undefined : entryBodyOf(bytes);
     if (body === undefined) {
       throw new LoreError("index_failed", {
-        reason: `the indexed text of blob ${blobSha} of ${repo} cannot be read from git${folder === undefined ? "" : ` at ${folder}`}; delete the index file to rebuild it`,
+        reason:
+          folder !== undefined && !existsSync(folder)
+            ? `the repository folder ${folder} of ${repo} is gone, and with it the text of blob ${blobSha}; run lore forget ${repo}, or index the repository again`
+            : `the indexed text of blob ${blobSha} of ${repo} cannot be read from git${folder === undefined ? "" : ` at ${folder}`}; delete the index file to rebuild it`,
       });
     }
     return body;
