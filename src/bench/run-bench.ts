@@ -7,7 +7,8 @@
  * `lore mcp` cold start to first answer vs a minimal SDK server, recall latency over MCP and
  * the server's peak RSS — and the same figures of qmd, the closest peer (`peer-qmd.ts`;
  * `BENCH_PEERS=0` skips it). Writes `bench/results.json` and `bench/results.md` and prints
- * the table. `BENCH_SEED` changes the corpus (default 1).
+ * the table. `BENCH_SEED` changes the corpus (default 1). `BENCH_ONLY=size` only builds
+ * (floor and Lore) and prints the index size and its parts (see `benchSizeOnly`).
  */
 import { spawn, spawnSync } from "node:child_process";
 import {
@@ -593,11 +594,56 @@ function categoryTable(sizes: SizeReport[]): string {
   return lines.join("\n");
 }
 
+/**
+ * `BENCH_ONLY=size`: per N, only the floor and the Lore build side by side, the index size
+ * ÷ the entry files' bytes and the index's parts (`dbstat`, MB = 10⁶ bytes), printed; no
+ * latency, no peer, `bench/results.*` not written.
+ */
+async function benchSizeOnly(sizes: number[], seed: number, work: string): Promise<void> {
+  for (const n of sizes) {
+    const repo = await ensureBenchRepo(n, seed);
+    warmPackFiles(repo.dir);
+    const floor = withRates(await runIndexWorker("floor", repo, join(work, `floor-${n}.db`)));
+    rmSync(join(work, `floor-${n}.db`), { force: true });
+    const loreDb = join(work, `lore-${n}.db`);
+    const lore = withRates(await runIndexWorker("lore", repo, loreDb));
+    const loreBytes = fileBytes(loreDb);
+    const db = new Database(loreDb, { readonly: true });
+    const parts = db
+      .prepare(
+        "SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 12",
+      )
+      .all() as { name: string; bytes: number }[];
+    db.close();
+    rmSync(loreDb, { force: true });
+    const line = (r: typeof lore) => `${formatMs(r.ms)} (CPU ${formatMs(r.cpuMs)})`;
+    process.stdout.write(
+      [
+        `N=${n}: text ${(repo.bytes / 1e6).toFixed(1)} MB; index ${(loreBytes / 1e6).toFixed(1)} MB = ${(loreBytes / repo.bytes).toFixed(2)}× the text`,
+        `  build: Lore ${line(lore)} · floor ${line(floor)} · ${formatRatio(lore.ms / floor.ms)} wall, ${formatRatio(lore.cpuMs / floor.cpuMs)} CPU; peak RSS ${(lore.maxRssBytes / MB).toFixed(0)} MB`,
+        ...parts.map(
+          (part) =>
+            `  ${part.name.padEnd(28)} ${(part.bytes / 1e6).toFixed(1).padStart(8)} MB  ${(part.bytes / repo.bytes).toFixed(2)}×`,
+        ),
+        "",
+      ].join("\n"),
+    );
+  }
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   const sizes = parseSizes(process.env.BENCH_SIZES);
   const seed = Number(process.env.BENCH_SEED ?? 1);
   const work = mkdtempSync(join(tmpdir(), "lore-bench-run-"));
+  if (process.env.BENCH_ONLY === "size") {
+    try {
+      await benchSizeOnly(sizes, seed, work);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+    return;
+  }
   const machine = machineInfo();
   log(`sizes ${sizes.join(", ")}, seed ${seed}, work dir ${work}`);
   const reports: SizeReport[] = [];

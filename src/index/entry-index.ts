@@ -3,6 +3,8 @@
  * reports, entries, full text, contract lookup tables and usage counters in one database
  * file. Git is the source of truth: deleting the file and re-indexing gives the same answers.
  */
+import { existsSync } from "node:fs";
+import { readBlobsSync } from "../adapters/git-cli/read-blobs-sync.js";
 import { type Diagnostic, makeDiagnostic } from "../core/diagnostic.js";
 import {
   type ContractClause,
@@ -10,6 +12,7 @@ import {
   type Origin,
   type ParsedEntry,
 } from "../core/entry.js";
+import { entryBodyOf } from "../core/entry-body.js";
 import { entryText, type IndexDocument, indexDocument } from "../core/index-document.js";
 import { LoreError } from "../core/lore-error.js";
 import { evaluateContract } from "../core/parse-contract.js";
@@ -33,7 +36,23 @@ export interface FileRecord {
   diagnostics: Diagnostic[];
   /** `indexDocument(parsed)` when the caller computed it already (e.g. in a worker). */
   document?: IndexDocument;
+  /**
+   * True when `blobSha` names a blob of the git repository in `repositories.path` (a source
+   * indexed from a commit): the body is then not stored but read back from git when needed
+   * (migration 5). Default: false (the body is stored).
+   */
+  bodyInGit?: boolean;
 }
+
+/**
+ * Reads blobs of a repository by name, synchronously (the index writes inside synchronous
+ * transactions). Default: `git cat-file --batch` (`adapters/git-cli/read-blobs-sync.ts`).
+ *
+ * @param folder - the repository's folder.
+ * @param shas - blob names.
+ * @returns sha → bytes; unreadable blobs are absent.
+ */
+export type BlobReader = (folder: string, shas: readonly string[]) => Map<string, Uint8Array>;
 
 /** What {@link EntryIndex.putFile} did. */
 export interface PutResult {
@@ -85,6 +104,8 @@ export interface OpenIndexOptions {
    * difference are re-evaluated as the file opens (see {@link EntryIndex.reevaluate}).
    */
   mechanisms?: readonly string[];
+  /** How bodies kept only in git are read back (see {@link BlobReader}). */
+  readBlobs?: BlobReader;
 }
 
 /** An entry as stored, with where it lives and its file's report. */
@@ -133,6 +154,9 @@ export interface FileReport {
 
 type Row = Record<string, unknown>;
 
+/** Files of a forgotten source whose git-kept bodies are read in one git call. */
+const FORGET_CHUNK = 1_000;
+
 /**
  * The index over one SQLite file. Open with {@link openIndex}; one instance per process and
  * file; not safe to share across threads (better-sqlite3 is synchronous).
@@ -147,11 +171,15 @@ export class EntryIndex {
   readonly #db: SqliteDatabase;
   readonly #counters: Counters;
   readonly #sql;
+  readonly #readBlobs: BlobReader;
+  /** Bodies read from git ahead of a batch of drops ({@link preloadBodies}), by blob sha. */
+  readonly #bodies = new Map<string, string>();
 
   /** @param db - an open, migrated database (see {@link openIndex}). */
   constructor(db: SqliteDatabase, options: OpenIndexOptions = {}) {
     this.#db = db;
     this.mechanisms = [...(options.mechanisms ?? KNOWN_MECHANISMS)].sort();
+    this.#readBlobs = options.readBlobs ?? readBlobsSync;
     this.contracts = new ContractLookup(db);
     const contracts = this.contracts;
     this.text = new TextSearch(db, () => contracts.firedFileIds());
@@ -166,7 +194,22 @@ export class EntryIndex {
       updateFile: p("UPDATE files SET blob_sha = ?, report = ? WHERE file_id = ?"),
       deleteFile: p("DELETE FROM files WHERE file_id = ?"),
       deleteEntry: p("DELETE FROM entries WHERE file_id = ?"),
-      storedText: p("SELECT summary, body FROM entries WHERE file_id = ?").raw(),
+      storedText: p(
+        "SELECT e.summary, e.body, f.repo, f.blob_sha FROM entries e JOIN files f USING (file_id) WHERE e.file_id = ?",
+      ).raw(),
+      gitBodies: p(
+        `SELECT f.blob_sha FROM files f JOIN entries e USING (file_id)
+         WHERE f.repo = ? AND e.body IS NULL AND f.path IN (SELECT value FROM json_each(?))`,
+      ).pluck(),
+      folderOf: p(
+        `SELECT folder FROM body_sources WHERE repo = ?
+         UNION ALL SELECT path FROM repositories WHERE repo = ? LIMIT 1`,
+      ).pluck(),
+      setBodySource: p(
+        "INSERT INTO body_sources (repo, folder) VALUES (?, ?) ON CONFLICT (repo) DO UPDATE SET folder = excluded.folder",
+      ),
+      deleteBodySource: p("DELETE FROM body_sources WHERE repo = ?"),
+      bodySource: p("SELECT folder FROM body_sources WHERE repo = ?").pluck(),
       deleteText: p(
         "INSERT INTO entry_text (entry_text, rowid, summary, body) VALUES ('delete', ?, ?, ?)",
       ),
@@ -311,12 +354,19 @@ export class EntryIndex {
         file.repo,
         file.parsed,
         file.document ?? indexDocument(file.parsed),
+        file.bodyInGit === true,
       );
       return { stored: "entry" };
     });
   }
 
-  #insertEntry(fileId: number, repo: string, parsed: ParsedEntry, doc: IndexDocument): void {
+  #insertEntry(
+    fileId: number,
+    repo: string,
+    parsed: ParsedEntry,
+    doc: IndexDocument,
+    bodyInGit: boolean,
+  ): void {
     const { entry } = parsed;
     const sql = this.#sql;
     sql.insertEntry.run(
@@ -327,7 +377,7 @@ export class EntryIndex {
       JSON.stringify(entry.links),
       parsed.summary,
       entry.summary ?? null,
-      entry.body,
+      bodyInGit ? null : entry.body,
       JSON.stringify(entry.contract),
       JSON.stringify(entry.unknownKeys),
       parsed.reachable ? 1 : 0,
@@ -354,12 +404,120 @@ export class EntryIndex {
    * row and token counts — hence bm25 — stay those of a fresh index.
    */
   #dropEntry(fileId: number): void {
-    const stored = this.#sql.storedText.get(fileId) as [string, string] | undefined;
+    const stored = this.#sql.storedText.get(fileId) as
+      | [string, string | null, string, string]
+      | undefined;
     if (stored !== undefined) {
-      const text = entryText(stored[0], stored[1]);
+      const [summary, body, repo, blobSha] = stored;
+      const text = entryText(summary, body ?? this.#gitBody(repo, blobSha));
       this.#sql.deleteText.run(fileId, text.summaryText, text.bodyText);
     }
     this.#sql.deleteEntry.run(fileId);
+  }
+
+  /**
+   * Records the git repository a source's bodies are read back from (see
+   * {@link FileRecord.bodyInGit}); called as a run from a commit starts.
+   *
+   * @param repo - the source.
+   * @param folder - the repository's folder (the work tree top or the bare repository).
+   */
+  setBodySource(repo: string, folder: string): void {
+    // Written only when it changes: a run with nothing new must not take the write lock.
+    if (this.#sql.bodySource.get(repo) !== folder) this.#sql.setBodySource.run(repo, folder);
+  }
+
+  /**
+   * Reads ahead, in one git call, the bodies kept only in git of a source's files that are
+   * about to be replaced or removed (each drop would otherwise read its blob alone).
+   * Optional: a drop reads what was not read ahead. The bodies are kept until the next
+   * call.
+   *
+   * @param repo - the source.
+   * @param paths - the files' paths.
+   * @returns how many of those bodies could not be read (0 when all were).
+   */
+  preloadBodies(repo: string, paths: readonly string[]): number {
+    this.#bodies.clear();
+    if (paths.length === 0) return 0;
+    const shas = this.#sql.gitBodies.all(repo, JSON.stringify(paths)) as string[];
+    this.#loadBodies(repo, shas);
+    return shas.filter((sha) => !this.#bodies.has(sha)).length;
+  }
+
+  /** Reads git-kept bodies by blob sha into the read-ahead map (unreadable ones are left out). */
+  #loadBodies(repo: string, shas: readonly string[]): void {
+    if (shas.length === 0) return;
+    const folder = this.#sql.folderOf.get(repo, repo) as string | undefined;
+    if (folder === undefined) return;
+    for (const [sha, bytes] of this.#readBlobs(folder, shas)) {
+      const body = entryBodyOf(bytes);
+      if (body !== undefined) this.#bodies.set(sha, body);
+    }
+  }
+
+  /**
+   * Refills the full text from every stored entry (git-kept bodies read back per source,
+   * in chunks): the way out when a source's texts cannot be read to delete its rows one by
+   * one (a forgotten clone whose folder is gone). Same rows as a fresh index.
+   *
+   * @throws LoreError `index_failed` when another source's body cannot be read.
+   */
+  #rebuildText(): void {
+    this.#db.exec("INSERT INTO entry_text (entry_text) VALUES ('delete-all')");
+    const page = this.#db
+      .prepare(
+        `SELECT e.file_id, e.repo, e.summary, e.body, f.blob_sha FROM entries e JOIN files f USING (file_id)
+         WHERE e.file_id > ? ORDER BY e.file_id LIMIT ?`,
+      )
+      .raw();
+    for (let after = 0; ; ) {
+      const rows = page.all(after, FORGET_CHUNK) as [
+        number,
+        string,
+        string,
+        string | null,
+        string,
+      ][];
+      this.#bodies.clear();
+      const byRepo = new Map<string, string[]>();
+      for (const [, repo, , body, sha] of rows) {
+        if (body === null) byRepo.set(repo, [...(byRepo.get(repo) ?? []), sha]);
+      }
+      for (const [repo, shas] of byRepo) this.#loadBodies(repo, shas);
+      for (const [fileId, repo, summary, body, sha] of rows) {
+        const text = entryText(summary, body ?? this.#gitBody(repo, sha));
+        this.#sql.insertText.run(fileId, text.summaryText, text.bodyText);
+      }
+      if (rows.length < FORGET_CHUNK) break;
+      after = (rows[rows.length - 1] as [number, ...unknown[]])[0];
+    }
+    this.#bodies.clear();
+  }
+
+  /**
+   * The body of a git-backed entry (migration 5), read from its blob.
+   *
+   * @throws LoreError `index_failed` when the blob cannot be read (the repository's folder
+   *   is gone or the object was pruned): the index cannot remove the entry's text exactly;
+   *   delete the index file to rebuild it.
+   */
+  #gitBody(repo: string, blobSha: string): string {
+    const ahead = this.#bodies.get(blobSha);
+    if (ahead !== undefined) return ahead;
+    const folder = this.#sql.folderOf.get(repo, repo) as string | undefined;
+    const bytes =
+      folder === undefined ? undefined : this.#readBlobs(folder, [blobSha]).get(blobSha);
+    const body = bytes === undefined ? undefined : entryBodyOf(bytes);
+    if (body === undefined) {
+      throw new LoreError("index_failed", {
+        reason:
+          folder !== undefined && !existsSync(folder)
+            ? `the repository folder ${folder} of ${repo} is gone, and with it the text of blob ${blobSha}; run lore forget ${repo}, or index the repository again`
+            : `the indexed text of blob ${blobSha} of ${repo} cannot be read from git${folder === undefined ? "" : ` at ${folder}`}; delete the index file to rebuild it`,
+      });
+    }
+    return body;
   }
 
   /**
@@ -380,6 +538,11 @@ export class EntryIndex {
       this.#sql.deleteFile.run(existing.fileId);
       return true;
     });
+  }
+
+  /** The file id of a stored file (the caller knows it is stored). */
+  #fileIdOf(repo: string, path: string): number {
+    return (this.#sql.fileByPath.get(repo, path) as { fileId: number }).fileId;
   }
 
   /**
@@ -483,7 +646,7 @@ export class EntryIndex {
       origin: row.origin as Origin,
       links: JSON.parse(row.links as string) as string[],
       summary: row.summary as string,
-      body: row.body as string,
+      body: (row.body as string | null) ?? this.#gitBody(row.repo as string, row.blobSha as string),
       contract: JSON.parse(row.contract as string) as ContractClause[],
       unknownKeys: JSON.parse(row.unknownKeys as string) as Record<string, unknown>,
       reachable: row.reachable === 1,
@@ -573,7 +736,9 @@ export class EntryIndex {
 
   /**
    * Drops a source: every stored file, entry, full-text row and lookup row of it, and its
-   * row in `repositories`, in one transaction (counters stay, keyed by entry id).
+   * row in `repositories`, in one transaction (counters stay, keyed by entry id). When the
+   * source's git-kept bodies cannot be read (its folder is gone), its rows are dropped
+   * without them and the full text is refilled from the other entries (see `#rebuildText`).
    *
    * @param repo - the identity.
    * @returns the number of files dropped.
@@ -581,8 +746,23 @@ export class EntryIndex {
   forgetRepository(repo: string): number {
     return this.transaction(() => {
       const paths = this.#sql.filePathsOf.all(repo) as string[];
-      for (const path of paths) this.deleteFile(repo, path);
+      let exact = true;
+      for (let start = 0; start < paths.length; start += FORGET_CHUNK) {
+        const chunk = paths.slice(start, start + FORGET_CHUNK);
+        if (exact && this.preloadBodies(repo, chunk) > 0) exact = false;
+        for (const path of chunk) {
+          if (exact) this.deleteFile(repo, path);
+          else {
+            const fileId = this.#fileIdOf(repo, path);
+            this.#sql.deleteEntry.run(fileId);
+            this.#sql.deleteFile.run(fileId);
+          }
+        }
+      }
+      this.#bodies.clear();
+      if (!exact) this.#rebuildText();
       this.#sql.deleteRepository.run(repo);
+      this.#sql.deleteBodySource.run(repo);
       return paths.length;
     });
   }
@@ -666,7 +846,7 @@ export class EntryIndex {
       origin: row.origin as Origin,
       links: JSON.parse(row.links as string) as string[],
       unknownKeys,
-      body: row.body as string,
+      body: (row.body as string | null) ?? this.#gitBody(row.repo as string, row.blobSha as string),
       ...(row.summaryOverride === null ? {} : { summary: row.summaryOverride as string }),
     };
     const parsed: ParsedEntry = {
@@ -681,6 +861,7 @@ export class EntryIndex {
       blobSha: row.blobSha as string,
       ...(result.wrong ? {} : { parsed }),
       diagnostics,
+      bodyInGit: row.body === null,
     });
   }
 

@@ -6,6 +6,7 @@ import { MIGRATION_001 } from "./migrations/001-initial.js";
 import { migration002 } from "./migrations/002-fts-delete.js";
 import { migration003 } from "./migrations/003-word-keys.js";
 import { MIGRATION_004 } from "./migrations/004-repositories.js";
+import { MIGRATION_005 } from "./migrations/005-body-in-git.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
 
 /** One migration: SQL to run, or a step that runs statements itself (in the transaction). */
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration002,
   migration003,
   MIGRATION_004,
+  MIGRATION_005,
 ];
 
 /** The schema version this build of Lore writes. */

@@ -21,6 +21,12 @@ export interface KnowledgeBlob {
  */
 export interface GitRepo {
   /**
+   * The folder git runs in (the work tree top of a clone, or the bare repository), when the
+   * repository is one on this machine: the index reads the bodies it does not store from
+   * it (migration 5). Absent: bodies are stored in the index.
+   */
+  readonly dir?: string;
+  /**
    * Resolves a revision (default: HEAD of the default branch) to a commit sha.
    * @throws LoreError `git_failed` when the revision does not exist.
    */

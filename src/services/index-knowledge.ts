@@ -30,9 +30,20 @@ export interface IndexWriter {
     blobSha: string;
     parsed?: ParsedEntry;
     diagnostics: Diagnostic[];
+    bodyInGit?: boolean;
   }): { stored: "entry" | "skipped"; duplicateOf?: { repo: string; path: string } };
   /** Drops a stored file and its entry. */
   deleteFile(repo: string, path: string): void;
+  /**
+   * Records the git folder the source's bodies are read back from (see
+   * `EntryIndex.setBodySource`). Optional: a writer without it stores every body.
+   */
+  setBodySource?(repo: string, folder: string): void;
+  /**
+   * Reads ahead, in one git call, the git-kept bodies of files about to be replaced or
+   * removed (see `EntryIndex.preloadBodies`). Optional.
+   */
+  preloadBodies?(repo: string, paths: readonly string[]): void;
   /** Runs `fn` in one SQLite transaction. */
   transaction<T>(fn: () => T): T;
   /** Which file of a source holds each id now (ids held by no file of it are absent). */
@@ -130,6 +141,12 @@ export interface IndexKnowledgeOptions {
   repoName: string;
   /** The commit indexed, for the report; `null` for a plain folder. */
   commit: string | null;
+  /**
+   * The folder of the git repository `source` reads the commit from. When given (and the
+   * writer has `setBodySource`), entry bodies are not stored in the index but read back
+   * from this repository by blob sha when needed (migration 5). Default: bodies stored.
+   */
+  gitFolder?: string;
   /** Language of the report lines. Default: `en`. */
   lang?: Lang;
   /** Called after each batch and at the end. Default: none. */
@@ -180,6 +197,9 @@ type Outcome = { entry: boolean; diagnostics: Diagnostic[]; omitted: number; unm
 
 const MAX_ROUNDS = 64;
 
+/** Removed files whose git-kept bodies are read in one git call (see `preloadBodies`). */
+const PRELOAD_CHUNK = 1_000;
+
 /**
  * Brings a repository's part of the index in line with a snapshot of its files
  * (the index; seed 004, "Указатель"): lists the files, reads only those whose
@@ -207,9 +227,17 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
     await source.list(),
     index.listFiles(repoName),
   );
+  const bodyInGit =
+    options.commit !== null && options.gitFolder !== undefined && index.setBodySource !== undefined;
+  if (bodyInGit) index.setBodySource?.(repoName, options.gitFolder as string);
   if (removed.length > 0) {
     index.transaction(() => {
-      for (const path of removed) index.deleteFile(repoName, path);
+      for (let start = 0; start < removed.length; start += PRELOAD_CHUNK) {
+        const chunk = removed.slice(start, start + PRELOAD_CHUNK);
+        // Bodies kept only in git are read in one git call per chunk, not one per file.
+        index.preloadBodies?.(repoName, chunk);
+        for (const path of chunk) index.deleteFile(repoName, path);
+      }
     });
   }
 
@@ -495,6 +523,8 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
     }
     for (const path of retry) requeue.add(path);
     const deferred = new Set(result.deferred);
+    const replaced = [...inBatch.keys()].filter((path) => !fresh.has(path));
+    if (replaced.length > 0) index.preloadBodies?.(repoName, replaced);
     index.transaction(() => {
       // An id held by the old version of another file of the batch is freed first, so
       // files may swap ids in one commit.
@@ -512,6 +542,7 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
           parsed: item.parsed,
           diagnostics: item.diagnostics,
           ...(document === undefined ? {} : { document }),
+          ...(bodyInGit ? { bodyInGit } : {}),
         });
         if (put.stored === "entry") {
           record(item.path, true, item.diagnostics, item.parsed.unmetMechanisms);

@@ -39,7 +39,12 @@ export async function indexRepository(options: IndexRepositoryOptions): Promise<
     read: (blobs) => readInOrder(repo, blobs),
   };
   const { repo: _repo, commit: _rev, ...shared } = options;
-  return indexKnowledge({ ...shared, source, commit });
+  return indexKnowledge({
+    ...shared,
+    source,
+    commit,
+    ...(repo.dir === undefined ? {} : { gitFolder: repo.dir }),
+  });
 }
 
 async function* readInOrder(

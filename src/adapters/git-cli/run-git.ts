@@ -52,7 +52,7 @@ let sharedHome: string | undefined;
  * only while it is a real folder owned by this user, closed to others and empty; otherwise
  * a fresh temp folder, removed when the process exits.
  */
-function defaultHome(): string {
+export function defaultHome(): string {
   if (sharedHome !== undefined) return sharedHome;
   const uid = process.getuid?.();
   const dir = join(tmpdir(), `lore-git-home-${uid ?? "user"}`);
