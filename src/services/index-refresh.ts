@@ -11,7 +11,8 @@
  * - Reads: before each answer, {@link IndexRefresher.fresh} looks at the ref files of each
  *   repository (a few `stat` calls, no git process); when HEAD may have moved it refreshes
  *   that repository and waits for it, so a new commit is seen by the very next answer. A
- *   repository whose folder is gone drops out of the index.
+ *   repository whose folder is gone drops out of the index; when the folder is back (moved
+ *   back, cloned again) it is indexed again before the next answer.
  * - Each refresh runs on a connection of its own inside one write transaction: it commits
  *   all or nothing; a cancelled or failed refresh (kill -9 included) leaves the previous
  *   index readable, and the next read tries again. Refreshes of one process run one at a
@@ -145,7 +146,7 @@ export class IndexRefresher {
   /**
    * Brings the index up to the repositories' HEAD before an answer: refreshes (and waits
    * for) each repository whose refs changed since its last refresh; drops a repository
-   * whose folder is gone. A refresh that fails is logged and the answer comes from the
+   * whose folder is gone (and indexes it again once it is back). A refresh that fails is logged and the answer comes from the
    * previous index; the next call tries again.
    *
    * @param signal - the request's abort signal: a cancelled request cancels the refresh it
@@ -155,15 +156,21 @@ export class IndexRefresher {
   async fresh(signal?: AbortSignal): Promise<void> {
     const waits: Promise<void>[] = [];
     for (const state of this.#states) {
-      if (state.gone) continue;
+      let back = false;
+      if (state.gone) {
+        // Back again (moved back, cloned anew): indexed again before this answer.
+        if (state.dir === undefined || !existsSync(state.dir)) continue;
+        state.gone = false;
+        back = true;
+      }
       if (state.dir !== undefined && !existsSync(state.dir)) {
         state.gone = true;
         waits.push(this.#forget(state));
         continue;
       }
-      if (state.watch === undefined) continue;
-      const signature = state.watch.signature();
-      if (signature !== state.seen) {
+      if (state.watch === undefined && !back) continue;
+      const signature = state.watch?.signature();
+      if (back || signature !== state.seen) {
         state.seen = signature;
         const moved: Promise<void> = this.#refresh(state, signal)
           .catch((error: unknown) => {
