@@ -44,6 +44,8 @@ export interface KeyOrigin {
 /** A key of an untrusted project file that was not applied. */
 export interface IgnoredKey {
   key: string;
+  /** The value the file sets (paths absolute), shown by `lore doctor`; never applied. */
+  value: unknown;
   file: string;
   /** `untrusted`: the key is not project-scoped and the folder is not trusted; `outside_project`: `index.repos` leads out of the project's folder. */
   reason: "untrusted" | "outside_project";
@@ -124,7 +126,7 @@ export function mergeConfigLayers(layers: readonly ConfigLayer[]): MergedConfig 
     for (const leaf of configLeaves(layer.value)) {
       const refusal = layer.trusted ? undefined : untrustedRefusal(leaf, layer);
       if (refusal !== undefined) {
-        ignored.push({ key: leaf.key, file: layer.file, reason: refusal });
+        ignored.push({ key: leaf.key, value: leaf.value, file: layer.file, reason: refusal });
         continue;
       }
       const id = leafId(leaf.key);

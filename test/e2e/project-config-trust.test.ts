@@ -125,8 +125,12 @@ describe("a cloned repository's lore.toml", () => {
       value: gitea.url,
       from: userFile,
     });
-    expect(report.keys.find((k) => k.key === "forge.url" && k.ignored)).toMatchObject({
+    // The value the project file sets, shown as set (not `null`), marked ignored.
+    expect(report.keys.find((k) => k.key === "forge.url" && k.ignored)).toEqual({
+      key: "forge.url",
+      value: trapUrl,
       from: join(clone, "lore.toml"),
+      ignored: true,
     });
     expect(report.keys.find((k) => k.key === "index.database")?.from).toBe("env LORE_DB");
     expect(report.keys.find((k) => k.key === "server.host")).toEqual({
@@ -137,6 +141,9 @@ describe("a cloned repository's lore.toml", () => {
     expect(report.findings.map((f) => f.code)).toContain("project_config_untrusted");
     const text = await runLore(["doctor"], { cwd: clone, env: sandbox.env });
     expect(text.stdout).toContain(`key: forge.url = "${gitea.url}" (from ${userFile})`);
+    expect(text.stdout).toContain(
+      `key: server.host = "0.0.0.0" (ignored, from ${join(clone, "lore.toml")})`,
+    );
     expect(text.stdout).toContain(
       `file: ${join(clone, "lore.toml")} (project, not trusted: lang and index.repos only)`,
     );

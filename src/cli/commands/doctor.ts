@@ -130,7 +130,7 @@ function configSources(settings: LoreSettings): ConfigSources {
     }
   }
   for (const i of settings.ignored ?? []) {
-    keys.push({ key: i.key, value: null, from: i.file, ignored: true });
+    keys.push({ key: i.key, value: i.value, from: i.file, ignored: true });
   }
   return { files: settings.configFiles ?? [], keys };
 }
