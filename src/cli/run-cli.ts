@@ -91,9 +91,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   const entry = COMMANDS.find((c) => c.name === name);
   if (!entry) {
+    // `lore --verison` is a typo of an option of lore itself, not of a command.
     const near = nearestKey(
       name,
-      COMMANDS.map((c) => c.name),
+      name.startsWith("-") ? ["--version", "--help"] : COMMANDS.map((c) => c.name),
     );
     err(
       lang === "ru"

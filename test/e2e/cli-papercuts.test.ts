@@ -325,6 +325,14 @@ describe("help texts, did you mean, localized option errors", () => {
     );
   });
 
+  it("lore --verison: did you mean “lore --version”?", async () => {
+    const run = await lore(["--verison"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      "lore: unknown command “--verison”; did you mean “lore --version”?; see lore --help [invalid_input]\n",
+    );
+  });
+
   it("an unknown option is refused in Russian under LORE_LANG=ru, with the nearest option", async () => {
     const run = await lore(["recall", "x", "--jsn"], repo.dir, { ...sandbox.env, LORE_LANG: "ru" });
     expect(run.code).toBe(2);
