@@ -28,6 +28,8 @@ function nextStep(code: ErrorCode, names: ToolNames): string {
       return `Take a slug from ${names.askProjects} or ${names.wikiSearch}; if nobody has the page, ask a project to write it with ${names.createTask}.`;
     case "invalid_slug":
       return "Pass the slug as `type/name` (e.g. `concepts/foo`), relative, without `..`.";
+    case "path_not_found":
+      return `No file at that \`file_path\` (or it is a folder); see what the roots hold with ${names.routeContext} or ${names.status}, or ask the user.`;
     case "fetch_failed":
     case "forge_unavailable":
       return "The forge did not answer; try again later, or go on without this page.";
@@ -36,7 +38,6 @@ function nextStep(code: ErrorCode, names: ToolNames): string {
     case "internal":
     case "config_invalid":
     case "not_a_repository":
-    case "path_not_found":
       return "This is a fault on the Lore server, not in your arguments; tell the user and go on without this knowledge.";
     default:
       return "Tell the user what the message says.";

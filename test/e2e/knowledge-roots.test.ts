@@ -113,6 +113,21 @@ describe("seed 003 acceptance, over a real MCP client on stdio", () => {
     expect(status.stdout.toString("utf8")).toBe("");
   });
 
+  it("a missing file or a folder is path_not_found, and `next` points at the caller's path", async () => {
+    for (const file_path of ["no-such-file.md", "work"]) {
+      const result = await client.callTool({
+        name: "knowledge_read_file",
+        arguments: { file_path },
+      });
+      expect(result.isError).toBe(true);
+      const error = JSON.parse(textOf(result)).error;
+      expect(error.code).toBe("path_not_found");
+      expect(error.next).toBe(
+        "No file at that `file_path` (or it is a folder); see what the roots hold with knowledge_route_context or knowledge_status, or ask the user.",
+      );
+    }
+  });
+
   it("writes to primary", async () => {
     const result = await client.callTool({
       name: "knowledge_write_file",
