@@ -145,7 +145,7 @@ describe("a cloned repository's lore.toml", () => {
       `key: server.host = "0.0.0.0" (ignored, from ${join(clone, "lore.toml")})`,
     );
     expect(text.stdout).toContain(
-      `file: ${join(clone, "lore.toml")} (project, not trusted: lang and index.repos only)`,
+      `file: ${join(clone, "lore.toml")} (project, not trusted: lang, index.repos and mcp.tool_names only)`,
     );
   });
 

@@ -147,8 +147,8 @@ function fileLabel(file: ConfigSources["files"][number], lang: Lang): string {
     ? t(lang, "project, trusted", "проекта, доверенная папка")
     : t(
         lang,
-        "project, not trusted: lang and index.repos only",
-        "проекта, папка не доверена: только lang и index.repos",
+        "project, not trusted: lang, index.repos and mcp.tool_names only",
+        "проекта, папка не доверена: только lang, index.repos и mcp.tool_names",
       );
 }
 
