@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { type Diagnostic, makeDiagnostic } from "../../core/diagnostic.js";
@@ -12,6 +13,7 @@ import {
   parseBatch,
 } from "../../core/parse-batch.js";
 import { formatReport } from "../../core/parse-report.js";
+import { changedEntryFiles } from "../../main/changed-entry-files.js";
 import { comparePaths } from "../../services/duplicate-ids.js";
 import { flag, printJson } from "../args.js";
 import type { Command } from "../command.js";
@@ -111,6 +113,9 @@ async function collect(paths: readonly string[], badNames: string[] = []): Promi
  *   `file_name_not_utf8` without being read.
  * @param strict - `--strict`: a *not understood* key or mechanism (severity `warning`)
  *   fails the check too, for a pre-commit hook of a team whose entries are written by hand.
+ * @param incumbents - display paths of files as they are at HEAD: they held their ids
+ *   before, so they are parsed first and keep an id a changed or new file also claims (the
+ *   copy is blamed, never the untouched original); the rest follow in byte order.
  */
 export function checkFiles(
   files: readonly BatchFile[],
@@ -118,6 +123,7 @@ export function checkFiles(
   oversized: readonly { path: string; size: number }[] = [],
   badNames: readonly string[] = [],
   strict = false,
+  incumbents: ReadonlySet<string> = new Set(),
 ): CheckSummary {
   const entries: BatchEntry[] = [];
   const skipped: BatchSkip[] = oversized.map(({ path, size }) => ({
@@ -128,7 +134,10 @@ export function checkFiles(
   }));
   for (const path of badNames) skipped.push({ path, diagnostics: [fileNameNotUtf8(path)] });
   const knownIds = new Map<string, string>();
-  let remaining = [...files];
+  let remaining = [
+    ...files.filter((file) => incumbents.has(file.path)),
+    ...files.filter((file) => !incumbents.has(file.path)),
+  ];
   while (remaining.length > 0) {
     const batch = parseBatch(remaining, { mode: "lenient", knownIds });
     entries.push(...batch.entries);
@@ -230,7 +239,24 @@ export const checkCommand: Command = {
       else files.push({ path: displayPath(ctx.cwd, path), bytes: await readFile(path) });
     }
     const shownBad = badNames.map((path) => displayPath(ctx.cwd, path));
-    const summary = checkFiles(files, ctx.lang, oversized, shownBad, flag(args, "strict"));
+    // git names files by their real path (the work tree's top is resolved).
+    const changed = await changedEntryFiles(ctx.cwd, ".gitriver/knowledge/");
+    const real = (path: string) => realpathSync.native(path);
+    const incumbents = new Set(
+      changed === undefined
+        ? []
+        : paths
+            .filter((path) => !changed.has(real(path)))
+            .map((path) => displayPath(ctx.cwd, path)),
+    );
+    const summary = checkFiles(
+      files,
+      ctx.lang,
+      oversized,
+      shownBad,
+      flag(args, "strict"),
+      incumbents,
+    );
     if (flag(args, "json")) printJson(ctx.out, summary);
     else {
       for (const line of summary.report) ctx.out(line);
