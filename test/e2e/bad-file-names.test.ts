@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeRepo } from "../helpers/make-repo.js";
 import { isolatedEnv, runLore } from "./run-lore.js";
 
 let sandbox: ReturnType<typeof isolatedEnv>;
@@ -58,5 +59,37 @@ describe("a file name that is not UTF-8", () => {
       ".gitriver/knowledge/caf\\xe9.md: the file name is not valid UTF-8",
     );
     expect(again.stdout).toMatch(/0 added, 0 updated, 0 removed, 1 unchanged, 1 skipped\n/);
+  });
+});
+
+describe("a committed file name that is not UTF-8", () => {
+  it("git indexing reports it escaped, as lore check does, and indexes the rest", async () => {
+    const repo = await makeRepo({
+      ".gitriver/knowledge/ok.md": entry("0190f5a4-3b2c-7d10-8a11-2b3c4d5e6f83", "Fine."),
+    });
+    try {
+      const name = Buffer.concat([
+        Buffer.from(`${repo.dir}/.gitriver/knowledge/caf`),
+        Buffer.from([0xe9]),
+        Buffer.from(".md"),
+      ]);
+      writeFileSync(name, entry("0190f5a4-3b2c-7d10-8a11-2b3c4d5e6f84", "Latin-1 name."));
+      await repo.git(["add", "-A"]);
+      await repo.git(["commit", "-q", "-m", "latin-1 name"]);
+      const run = await runLore(["index", repo.dir], { cwd: repo.dir, env: sandbox.env });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain(
+        ".gitriver/knowledge/caf\\xe9.md: the file name is not valid UTF-8 (shown with \\xNN escapes); rename the file [file_name_not_utf8]",
+      );
+      expect(run.stdout).toMatch(/1 added, 0 updated, 0 removed, 0 unchanged, 1 skipped\n/);
+      const recall = await runLore(["recall", "name", "--json"], {
+        cwd: repo.dir,
+        env: sandbox.env,
+      });
+      expect(recall.stdout).not.toContain("\uFFFD");
+      expect(recall.stdout).not.toContain("\ufffd");
+    } finally {
+      await repo.cleanup();
+    }
   });
 });

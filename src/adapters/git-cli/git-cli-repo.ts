@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
+import { escapeFileName, fileNameNotUtf8 } from "../../core/file-name.js";
 import { isLoreError, LoreError } from "../../core/lore-error.js";
 import { repoIdentity } from "../../core/repo-identity.js";
 import type { GitRepo, KnowledgeBlob } from "../../ports/git-repo.js";
@@ -81,7 +82,7 @@ export class GitCliRepo implements GitRepo {
       [commit],
       [folder],
     );
-    return parseLsTree(stdout.toString("utf8"), folder);
+    return parseLsTree(stdout.toString("latin1"), folder);
   }
 
   /**
@@ -194,8 +195,12 @@ export class GitCliRepo implements GitRepo {
  * TAB <path> NUL`. Keeps `.md` blobs under `folder`; leaves out symbolic links (mode
  * 120000), submodules and trees.
  *
- * @param text - the whole output, decoded as UTF-8.
- * @param folder - the folder prefix, ending in `/`.
+ * Paths are git's bytes: a path that is valid UTF-8 is decoded; one that is not is kept
+ * with `\xNN` escapes and `refused` as `file_name_not_utf8`, so indexing reports it like
+ * `lore check` does, never stores a U+FFFD name.
+ *
+ * @param text - the whole output, decoded as latin1 (one character per byte).
+ * @param folder - the folder prefix (ASCII), ending in `/`.
  * @returns the blobs in git's order (by path).
  */
 export function parseLsTree(text: string, folder: string): KnowledgeBlob[] {
@@ -208,8 +213,8 @@ export function parseLsTree(text: string, folder: string): KnowledgeBlob[] {
     const record = start;
     start = end + 1;
     if (tab === -1 || tab > end) continue;
-    const path = text.slice(tab + 1, end);
-    if (!path.endsWith(".md") || !path.startsWith(folder)) continue;
+    const raw = text.slice(tab + 1, end);
+    if (!raw.endsWith(".md") || !raw.startsWith(folder)) continue;
     const space1 = text.indexOf(" ", record);
     const space2 = text.indexOf(" ", space1 + 1);
     const space3 = text.indexOf(" ", space2 + 1);
@@ -217,7 +222,14 @@ export function parseLsTree(text: string, folder: string): KnowledgeBlob[] {
     if (text.slice(space1 + 1, space2) !== "blob" || text.startsWith("120000", record)) continue;
     const sha = text.slice(space2 + 1, space3);
     if (!HEX_SHA.test(sha)) continue;
-    blobs.push({ path, sha, size: Number(text.slice(space3 + 1, tab)) });
+    const size = Number(text.slice(space3 + 1, tab));
+    const bytes = Buffer.from(raw, "latin1");
+    const path = decodeUtf8(bytes);
+    if (path !== undefined) blobs.push({ path, sha, size });
+    else {
+      const escaped = escapeFileName(bytes);
+      blobs.push({ path: escaped, sha, size, refused: fileNameNotUtf8(escaped) });
+    }
   }
   return blobs;
 }
@@ -256,4 +268,15 @@ export async function openGitRepo(
   if (bare) return new GitCliRepo(absolute, true, options);
   const top = await probe(["rev-parse", "--show-toplevel"]);
   return new GitCliRepo(top.stdout.toString("utf8").trim(), false, options);
+}
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The bytes as UTF-8 text, or `undefined` when they are not valid UTF-8. */
+function decodeUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
