@@ -63,7 +63,7 @@ describe("findConfigFiles", () => {
 
   it("refuses a named file that does not exist", () => {
     expect(() => findConfigFile({ cwd, env: baseEnv(), configPath: "nope.toml" })).toThrow(
-      expect.objectContaining({ code: "path_not_found" }),
+      expect.objectContaining({ code: "config_invalid" }),
     );
   });
 });
