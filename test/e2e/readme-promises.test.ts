@@ -5,10 +5,12 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeRepo, type TestRepo } from "../helpers/make-repo.js";
 import { knowledgeFiles } from "./fixture-entries.js";
-import { isolatedEnv, runLore } from "./run-lore.js";
+import { isolatedEnv, LORE_BIN, runLore } from "./run-lore.js";
 
 let repo: TestRepo;
 let sandbox: ReturnType<typeof isolatedEnv>;
@@ -85,5 +87,48 @@ describe("lore read of a file the registry places in another root, absent from p
     const run = await lore(["read", "playbooks/none.md", "--config", roots()]);
     expect(run.code).toBe(3);
     expect(run.stderr).toContain("group:playbooks/none.md [path_not_found]");
+  });
+});
+
+describe("a federation tool called over MCP without a forge or shared wiki", () => {
+  it("is federation_disabled naming what to add, not an unknown tool", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [LORE_BIN, "mcp", "--repo", repo.dir],
+      env: sandbox.env,
+      cwd: sandbox.dir,
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "test", version: "1" });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).not.toContain("knowledge_ask_projects");
+      const answer = await client.callTool({
+        name: "knowledge_ask_projects",
+        arguments: { query: "x", projects: ["a"] },
+      });
+      expect(answer.isError).toBe(true);
+      const text = (answer.content as { text: string }[])[0]?.text ?? "";
+      const error = (JSON.parse(text) as { error: { code: string; message: string; next: string } })
+        .error;
+      expect(error.code).toBe("federation_disabled");
+      expect(error.message).toContain("knowledge_ask_projects disabled");
+      expect(error.message).toContain("add a [forge] table to lore.toml");
+      expect(error.next).toContain("which setting the message names");
+      const typo = await client.callTool({ name: "knowledge_recal", arguments: {} });
+      expect((typo.content as { text: string }[])[0]?.text).toContain('"invalid_input"');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("the CLI's refusal speaks of lore.toml, not of restarting an MCP client", async () => {
+    const bare = join(sandbox.dir, "bare.toml");
+    writeFileSync(bare, 'lang = "en"\n');
+    const run = await lore(["ask", "x", "--projects", "a", "--config", bare]);
+    expect(run.code).toBe(6);
+    expect(run.stderr).toContain("Add a [forge] table to lore.toml");
+    expect(run.stderr).not.toContain("restart the MCP client");
   });
 });
