@@ -45,6 +45,8 @@ export interface KeyOrigin {
 export interface IgnoredKey {
   key: string;
   file: string;
+  /** The value the file sets (not applied), as `lore doctor` shows it. */
+  value: unknown;
   /** `untrusted`: the key is not project-scoped and the folder is not trusted; `outside_project`: `index.repos` leads out of the project's folder. */
   reason: "untrusted" | "outside_project";
 }
@@ -124,7 +126,7 @@ export function mergeConfigLayers(layers: readonly ConfigLayer[]): MergedConfig 
     for (const leaf of configLeaves(layer.value)) {
       const refusal = layer.trusted ? undefined : untrustedRefusal(leaf, layer);
       if (refusal !== undefined) {
-        ignored.push({ key: leaf.key, file: layer.file, reason: refusal });
+        ignored.push({ key: leaf.key, file: layer.file, value: leaf.value, reason: refusal });
         continue;
       }
       const id = leafId(leaf.key);

@@ -132,3 +132,40 @@ describe("a federation tool called over MCP without a forge or shared wiki", () 
     expect(run.stderr).not.toContain("restart the MCP client");
   });
 });
+
+describe("lore doctor and lore sync papercuts", () => {
+  it("doctor shows an ignored key of an untrusted lore.toml with its value", async () => {
+    const project = join(sandbox.dir, "untrusted-project");
+    mkdirSync(project, { recursive: true });
+    writeFileSync(join(project, "lore.toml"), '[server]\nport = 9999\n[forge]\nurl = "http://x"\n');
+    const run = await lore(["doctor"], sandbox.env, project);
+    expect(run.stdout).toContain(
+      `key: server.port = 9999 (ignored, from ${join(project, "lore.toml")})`,
+    );
+    expect(run.stdout).toContain('key: forge.url = "http://x" (ignored');
+  });
+
+  it("doctor says “по умолчанию” for a default under lang = ru", async () => {
+    const config = join(sandbox.dir, "ru.toml");
+    writeFileSync(config, 'lang = "ru"\n');
+    const run = await lore(["doctor", "--config", config]);
+    expect(run.stdout).toMatch(/^key: server\.port = 7377 \(по умолчанию\)$/m);
+    expect(run.stdout).not.toContain("default");
+  });
+
+  it("a missing [forge] root: doctor reports forge_root_missing, sync a coded error without Node's text", async () => {
+    const missing = join(sandbox.dir, "no-repos");
+    const config = join(sandbox.dir, "forge.toml");
+    writeFileSync(config, `[forge]\nkind = "local"\nroot = '${missing}'\n`);
+    const doctor = await lore(["doctor", "--config", config]);
+    expect(doctor.code).toBe(2);
+    expect(doctor.stdout).toContain(
+      `error: the [forge] root ${missing} is not a folder; create it, or fix root in lore.toml [forge_root_missing]`,
+    );
+    const sync = await lore(["sync", "--config", config]);
+    expect(sync.code).toBe(6);
+    expect(sync.stderr).toContain(`the [forge] root ${missing} does not exist`);
+    expect(sync.stderr).toContain("[forge_unavailable]");
+    expect(sync.stderr).not.toMatch(/ENOENT|scandir/);
+  });
+});
