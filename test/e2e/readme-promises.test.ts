@@ -3,14 +3,21 @@
  * saying otherwise: `--config` paths, `lore read` of a file the registry places elsewhere,
  * federation tools over MCP without a forge, help texts, and the small wording papercuts.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { COMMANDS } from "../../src/cli/command-list.js";
 import { makeRepo, type TestRepo } from "../helpers/make-repo.js";
 import { knowledgeFiles } from "./fixture-entries.js";
 import { isolatedEnv, LORE_BIN, runLore } from "./run-lore.js";
+
+const README = readFileSync(
+  join(dirname(fileURLToPath(import.meta.url)), "..", "..", "README.md"),
+  "utf8",
+);
 
 let repo: TestRepo;
 let sandbox: ReturnType<typeof isolatedEnv>;
@@ -167,5 +174,38 @@ describe("lore doctor and lore sync papercuts", () => {
     expect(sync.stderr).toContain(`the [forge] root ${missing} does not exist`);
     expect(sync.stderr).toContain("[forge_unavailable]");
     expect(sync.stderr).not.toMatch(/ENOENT|scandir/);
+  });
+});
+
+describe("help texts and the CLI reference agree with the README", () => {
+  it("lore --help and lore recall --help describe ranking as one score, most matched words first", async () => {
+    const top = await lore(["--help"]);
+    expect(top.stdout).toMatch(
+      /^ {2}recall +find knowledge for a question \(one score: most matched words first\)$/m,
+    );
+    expect(top.stdout).not.toContain("contracts first");
+    const recall = await lore(["recall", "--help"]);
+    expect(recall.stdout).toContain("one score: most query words matched first");
+    expect(recall.stdout).toContain("{hits, total, total_exact, next_cursor}");
+  });
+
+  it("the README's --json list names exactly the commands whose help lists --json", async () => {
+    const sentence = /`--json` \(the answer[^)]*\) is taken by ([^—]*)—/.exec(README)?.[1] ?? "";
+    const listed = new Set([...sentence.matchAll(/`([a-z]+)[^`]*`/g)].map((m) => m[1]));
+    const withJson = new Set<string>();
+    for (const command of COMMANDS) {
+      const help = await lore([command.name, "--help"]);
+      expect(help.code, command.name).toBe(0);
+      if (/^ +--json |\[--json\]/m.test(help.stdout)) withJson.add(command.name);
+    }
+    expect([...withJson].sort()).toEqual([...listed].sort());
+  });
+
+  it("the lore write row names every option lore write --help lists", async () => {
+    const help = await lore(["write", "--help"]);
+    const row = README.split("\n").find((line) => line.startsWith("| `lore write ")) ?? "";
+    for (const option of help.stdout.matchAll(/^ {2}(--[a-z]+)/gm)) {
+      expect(row, option[1]).toContain(option[1]);
+    }
   });
 });

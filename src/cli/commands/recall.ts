@@ -64,13 +64,14 @@ export function printRecall(
 /** `lore recall`: the main job from the command line. */
 export const recallCommand: Command = {
   name: "recall",
-  summary: "find entries for a question (contracts first, then full text)",
+  summary: "find knowledge for a question (one score: most matched words first)",
   help: [
     `Usage: ${USAGE}`,
     "",
     "Lists the entries, root notes and the project's wiki pages (.wiki/) that match the",
-    "query's words (by contract: any word form, ё = е; or by text) or --tool, in one order:",
-    "most query words matched first, a firing contract above an equal text match. Each hit:",
+    "query's words (by contract: any word form, ё = е; or by text) or --tool, in one order by",
+    "one score: most query words matched first, a firing contract above an equal text match",
+    "only. Each hit:",
     "summary, id, kind (entry, note, wiki) and source, why it matched, score.",
     "Listed entries count as shown for the configured user. Words need no quotes:",
     "  lore recall как откатить релиз",
@@ -81,7 +82,7 @@ export const recallCommand: Command = {
     "  --cursor C    the next page (`next_cursor` of the previous answer)",
     "  --root ID     only the notes of this knowledge root (group, public, primary …)",
     "  --repo R      only the entries of this repository (identity or folder, see lore repos)",
-    "  --json        print {hits, total, next_cursor}",
+    "  --json        print {hits, total, total_exact, next_cursor}",
     "",
     "Exit codes: 0 answered (even with no hit), 2 empty query or bad option.",
   ].join("\n"),
