@@ -209,3 +209,68 @@ describe("help texts and the CLI reference agree with the README", () => {
     }
   });
 });
+
+describe("top-level typos", () => {
+  it("lore --versoin suggests --version", async () => {
+    const run = await lore(["--versoin"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      "lore: “--versoin” is not an option of lore; did you mean “--version”? See lore --help [invalid_input]\n",
+    );
+  });
+});
+
+describe("lore recall paging", () => {
+  it("page 2 numbers from the offset and says 3–4 of N", async () => {
+    const files: Record<string, string> = {};
+    const ids = [
+      "0190f5a4-3b2c-7d10-8a11-2b3c4d5e6f01",
+      "0190f5a4-3b2c-7d10-8a11-2b3c4d5e6f02",
+      "0190f5a4-3b2c-7d10-8a11-2b3c4d5e6f03",
+      "0190f5a4-3b2c-7d10-8a11-2b3c4d5e6f04",
+      "0190f5a4-3b2c-7d10-8a11-2b3c4d5e6f05",
+    ];
+    ids.forEach((id, i) => {
+      files[`.gitriver/knowledge/${id}.md`] =
+        `---\nid: ${id}\norigin: human\n---\n\nThe proxy setting number ${i} for yarn.\n`;
+    });
+    const paged = await makeRepo(files);
+    try {
+      expect((await lore(["index", "."], sandbox.env, paged.dir)).code).toBe(0);
+      const first = await lore(["recall", "yarn", "proxy", "--limit", "2"], sandbox.env, paged.dir);
+      expect(first.code, first.stderr).toBe(0);
+      const cursor = /more: --cursor (\S+)/.exec(first.stdout)?.[1] ?? "";
+      expect(first.stdout).toMatch(/^2 of 5; more: --cursor /m);
+      const second = await lore(
+        ["recall", "yarn", "proxy", "--limit", "2", "--cursor", cursor],
+        sandbox.env,
+        paged.dir,
+      );
+      expect(second.code, second.stderr).toBe(0);
+      expect(second.stdout).toMatch(/^3\. /m);
+      expect(second.stdout).toMatch(/^4\. /m);
+      expect(second.stdout).not.toMatch(/^1\. /m);
+      expect(second.stdout).toMatch(/^3–4 of 5; more: --cursor /m);
+      const wrong = await lore(["recall", "other", "--cursor", cursor], sandbox.env, paged.dir);
+      expect(wrong.stderr).toBe(
+        "lore: the cursor was not given for this query; start without a cursor [invalid_cursor]\n",
+      );
+    } finally {
+      await paged.cleanup();
+    }
+  });
+});
+
+describe("lore trust under lang = ru", () => {
+  it("says доверено / доверие снято", async () => {
+    const config = join(sandbox.dir, "ru-trust.toml");
+    writeFileSync(config, 'lang = "ru"\n');
+    const folder = join(sandbox.dir, "to-trust");
+    mkdirSync(folder, { recursive: true });
+    const trust = await lore(["trust", folder, "--config", config]);
+    expect(trust.code, trust.stderr).toBe(0);
+    expect(trust.stdout).toMatch(/^доверено: \S*to-trust\n$/);
+    const untrust = await lore(["untrust", folder, "--config", config]);
+    expect(untrust.stdout).toMatch(/^доверие снято: \S*to-trust\n$/);
+  });
+});

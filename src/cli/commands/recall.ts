@@ -1,6 +1,6 @@
 import { LoreError } from "../../core/lore-error.js";
 import type { RecallArgs } from "../../mcp/knowledge-port.js";
-import { MAX_LIMIT } from "../../services/hit-page.js";
+import { cursorOffset, MAX_LIMIT } from "../../services/hit-page.js";
 import type { RecallAnswer } from "../../services/recall.js";
 import { flag, intOption, printJson, stringOption } from "../args.js";
 import type { Command } from "../command.js";
@@ -30,14 +30,17 @@ function whyText(hit: Hit): string {
  * @param answer - the answer.
  * @param out - the line writer.
  * @param lang - the language of the footer.
+ * @param offset - hits on earlier pages (from `--cursor`): numbering goes on from there and
+ *   the footer says `11–20 of 41`.
  */
 export function printRecall(
   answer: RecallAnswer,
   out: (text: string) => void,
   lang: "en" | "ru",
+  offset = 0,
 ): void {
   answer.hits.forEach((hit, i) => {
-    out(`${i + 1}. ${hit.summary}`);
+    out(`${offset + i + 1}. ${hit.summary}`);
     // Each hit names its kind and its source: an entry's repository (its identity), a
     // note's root (`[root]`), a wiki page's path.
     const where =
@@ -54,10 +57,14 @@ export function printRecall(
       : lang === "ru"
         ? `; дальше: --cursor ${answer.next_cursor}`
         : `; more: --cursor ${answer.next_cursor}`;
+  const shown =
+    offset > 0 && answer.hits.length > 0
+      ? `${offset + 1}–${offset + answer.hits.length}`
+      : `${answer.hits.length}`;
   out(
     lang === "ru"
-      ? `показано ${answer.hits.length} из ${answer.total}${more}`
-      : `${answer.hits.length} of ${answer.total}${more}`,
+      ? `показано ${shown} из ${answer.total}${more}`
+      : `${shown} of ${answer.total}${more}`,
   );
 }
 
@@ -116,7 +123,7 @@ export const recallCommand: Command = {
     await lore.indexWiki();
     const answer = await lore.recall(input);
     if (flag(args, "json")) printJson(ctx.out, answer);
-    else printRecall(answer, ctx.out, ctx.lang);
+    else printRecall(answer, ctx.out, ctx.lang, cursorOffset(input.cursor));
     return EXIT_CODES.ok;
   },
 };
