@@ -274,3 +274,20 @@ describe("lore trust under lang = ru", () => {
     expect(untrust.stdout).toMatch(/^доверие снято: \S*to-trust\n$/);
   });
 });
+
+describe("plurals", () => {
+  it("lore repos, lore status and lore forget say 1 entry / 1 file", async () => {
+    const one = await makeRepo(knowledgeFiles());
+    try {
+      await one.remove([...Object.keys(knowledgeFiles())].slice(1));
+      expect((await lore(["index", "."], sandbox.env, one.dir)).code).toBe(0);
+      const repos = await lore(["repos"], sandbox.env, one.dir);
+      expect(repos.stdout).toMatch(/ 1 entry, 0 skipped, 0 drafts /);
+      expect(repos.stdout).not.toContain("1 entries");
+      const forgot = await lore(["forget", one.dir], sandbox.env, one.dir);
+      expect(forgot.stdout).toMatch(/\(1 file\)$/m);
+    } finally {
+      await one.cleanup();
+    }
+  });
+});
