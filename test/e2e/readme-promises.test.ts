@@ -291,3 +291,19 @@ describe("plurals", () => {
     }
   });
 });
+
+describe("lore check in Russian", () => {
+  it("quotes an unknown key and an unknown mechanism the same way, «…»", async () => {
+    const dir = join(sandbox.dir, "ru-check");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "e.md"),
+      "---\nid: 0190f5a4-3b2c-7d10-8a11-2b3c4d5e6f99\norigin: human\non_trigers: x\ncontract:\n  - mechanism: on_path\n    params: {}\n---\n\nA body.\n",
+    );
+    const run = await lore(["check", dir, "--strict"], { ...sandbox.env, LORE_LANG: "ru" });
+    const text = run.stdout + run.stderr;
+    expect(text).toContain("«on_trigers»");
+    expect(text).toContain("«on_path»");
+    expect(text).not.toMatch(/[„“]/);
+  });
+});
