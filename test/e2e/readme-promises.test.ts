@@ -3,6 +3,7 @@
  * saying otherwise: `--config` paths, `lore read` of a file the registry places elsewhere,
  * federation tools over MCP without a forge, help texts, and the small wording papercuts.
  */
+import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -305,5 +306,28 @@ describe("lore check in Russian", () => {
     expect(text).toContain("«on_trigers»");
     expect(text).toContain("«on_path»");
     expect(text).not.toMatch(/[„“]/);
+  });
+});
+
+describe("lore mcp --repo of a folder that does not exist", () => {
+  it("says so on stderr with the code", async () => {
+    const missing = join(sandbox.dir, "nonexist");
+    const child = spawn(process.execPath, [LORE_BIN, "mcp", "--repo", missing], {
+      cwd: sandbox.dir,
+      env: sandbox.env,
+      stdio: ["pipe", "ignore", "pipe"],
+    });
+    let stderr = "";
+    await new Promise<void>((resolve, reject) => {
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString("utf8");
+        if (stderr.includes("[path_not_found]")) resolve();
+      });
+      child.on("close", () => reject(new Error(`lore mcp ended: ${stderr}`)));
+    });
+    const closed = new Promise((resolve) => child.once("close", resolve));
+    child.stdin.end();
+    await closed;
+    expect(stderr).toContain(`no such file or folder: ${missing} [path_not_found]`);
   });
 });
