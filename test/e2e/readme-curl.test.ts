@@ -99,3 +99,29 @@ describe("the README's curl examples against a real lore serve", () => {
     expect(result.structuredContent.hits[0]?.summary).toMatch(/^Team knowledge lives in/);
   });
 });
+
+describe("a federation tool called over lore serve", () => {
+  it("is federation_disabled saying lore mcp serves it", async () => {
+    const response = await fetch(`http://127.0.0.1:${port}/mcp`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 3,
+        method: "tools/call",
+        params: { name: "knowledge_ask_projects", arguments: { query: "x", projects: ["a"] } },
+      }),
+    });
+    expect(response.status).toBe(200);
+    const answer = (await response.json()) as {
+      result: { isError: boolean; content: { text: string }[] };
+    };
+    expect(answer.result.isError).toBe(true);
+    const error = JSON.parse(answer.result.content[0]?.text ?? "{}").error;
+    expect(error.code).toBe("federation_disabled");
+    expect(error.message).toContain("served by lore mcp (stdio) only");
+  });
+});
