@@ -2,7 +2,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { DOCTOR_CODES } from "../src/cli/commands/doctor.js";
+import { NOTICE_CODES } from "../src/cli/notice-codes.js";
 import { DIAGNOSTIC_CODES } from "../src/core/diagnostic.js";
+import { IMPORT_SKIP_MESSAGES } from "../src/core/import-rule-skip.js";
 import { ERROR_CODES } from "../src/core/lore-error.js";
 import { parseEntry } from "../src/core/parse-entry.js";
 
@@ -49,6 +52,35 @@ describe("README", () => {
   it("lists every error code", () => {
     for (const code of Object.keys(ERROR_CODES)) {
       expect(README).toMatch(new RegExp(`\\| \`${code}\` +\\|`));
+    }
+  });
+
+  it("lists every notice, doctor finding and import skip code in a table", () => {
+    const codes = [...NOTICE_CODES, ...DOCTOR_CODES, ...Object.keys(IMPORT_SKIP_MESSAGES)];
+    expect(codes).toContain("registry_line_malformed");
+    expect(codes).toContain("not_knowledge");
+    for (const code of codes) {
+      expect(README, code).toMatch(new RegExp(`^\\| \`${code}\` +\\|`, "m"));
+    }
+  });
+
+  it("lists every bracketed code the sources print, [code], in a table", () => {
+    const printed = new Set<string>();
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts")) {
+          for (const m of readFileSync(path, "utf8").matchAll(/\[([a-z]+_[a-z_]+)\]/g)) {
+            printed.add(m[1] ?? "");
+          }
+        }
+      }
+    };
+    walk(join(ROOT, "src"));
+    expect(printed).toContain("worktree_differs");
+    for (const code of printed) {
+      expect(README, code).toMatch(new RegExp(`^\\| \`${code}\` +\\|`, "m"));
     }
   });
 

@@ -43,7 +43,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "recall",
-    summary: "find entries for a question (contracts first, then full text)",
+    summary: "find knowledge for a question (one score: most matched words first)",
     load: async () => (await import("./commands/recall.js")).recallCommand,
   },
   {

@@ -91,16 +91,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   const entry = COMMANDS.find((c) => c.name === name);
   if (!entry) {
-    // `lore --verison` is a typo of an option of lore itself, not of a command.
-    const near = nearestKey(
-      name,
-      name.startsWith("-") ? ["--version", "--help"] : COMMANDS.map((c) => c.name),
-    );
-    err(
-      lang === "ru"
-        ? `lore: неизвестная команда «${name}»${near ? `; может быть, «lore ${near}»?` : ""}; список: lore --help [invalid_input]`
-        : `lore: unknown command “${name}”${near ? `; did you mean “lore ${near}”?` : ""}; see lore --help [invalid_input]`,
-    );
+    err(unknownCommandText(name, lang));
     return EXIT_CODES.invalid_input;
   }
   const command = await entry.load();
@@ -177,4 +168,24 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   } finally {
     await lore?.close();
   }
+}
+
+/**
+ * The refusal of an unknown first argument, with the nearest command — or, for one with a
+ * leading dash (`--versoin`), the nearest top-level option (`--version`, `--help`).
+ */
+function unknownCommandText(name: string, lang: Lang): string {
+  if (name.startsWith("-")) {
+    const near = nearestKey(name, ["--help", "--version"]);
+    return lang === "ru"
+      ? `lore: «${name}» — не параметр lore${near ? `; может быть, «${near}»? Список` : "; список"}: lore --help [invalid_input]`
+      : `lore: “${name}” is not an option of lore${near ? `; did you mean “${near}”? See` : "; see"} lore --help [invalid_input]`;
+  }
+  const near = nearestKey(
+    name,
+    COMMANDS.map((c) => c.name),
+  );
+  return lang === "ru"
+    ? `lore: неизвестная команда «${name}»${near ? `; может быть, «lore ${near}»? Список: lore --help` : "; список: lore --help"} [invalid_input]`
+    : `lore: unknown command “${name}”${near ? `; did you mean “lore ${near}”? See lore --help` : "; see lore --help"} [invalid_input]`;
 }

@@ -71,8 +71,8 @@ const MESSAGES: Record<ErrorCode, LocalizedText> = {
     ru: "в запросе нет слов для поиска; укажите слово или имя инструмента",
   },
   invalid_cursor: {
-    en: "the cursor is not one this server issued for this query; start without a cursor",
-    ru: "курсор выдан не этим сервером или не для этого запроса; начните без курсора",
+    en: "the cursor was not given for this query; start without a cursor",
+    ru: "курсор выдан не для этого запроса; начните без курсора",
   },
   invalid_limit: {
     en: "limit must be a whole number from 1 to {max}",

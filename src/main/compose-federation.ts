@@ -57,23 +57,23 @@ const HOW: Record<"forge" | "cache" | "shared", { en: string; ru: string }> = {
     en:
       "Lore was started without a forge. Add a [forge] table to lore.toml (a folder of git " +
       'repositories: kind = "local", root = "~/repos"; or a Gitea server: kind = "gitea", ' +
-      "url, user, with the token in auth.toml) and restart the MCP client.",
+      "url, user, with the token in auth.toml); lore mcp reads it when it starts.",
     ru:
       "Lore запущен без forge. Добавьте в lore.toml таблицу [forge] (папка git-репозиториев: " +
       'kind = "local", root = "~/repos"; или сервер Gitea: kind = "gitea", url, user, токен ' +
-      "в auth.toml) и перезапустите MCP-клиент.",
+      "в auth.toml); lore mcp читает его при запуске.",
   },
   cache: {
-    en: "Lore was started without a sync cache. Set [projects] cache in lore.toml and restart the MCP client.",
-    ru: "Lore запущен без кэша sync. Задайте [projects] cache в lore.toml и перезапустите MCP-клиент.",
+    en: "Lore was started without a sync cache. Set [projects] cache in lore.toml; lore mcp reads it when it starts.",
+    ru: "Lore запущен без кэша sync. Задайте [projects] cache в lore.toml; lore mcp читает его при запуске.",
   },
   shared: {
     en:
       'Lore was started without a shared wiki. Set [wiki] shared = "~/projects-wiki" in ' +
-      "lore.toml and restart the MCP client.",
+      "lore.toml; lore mcp reads it when it starts.",
     ru:
-      'Lore запущен без общей вики. Задайте [wiki] shared = "~/projects-wiki" в lore.toml и ' +
-      "перезапустите MCP-клиент.",
+      'Lore запущен без общей вики. Задайте [wiki] shared = "~/projects-wiki" в lore.toml; ' +
+      "lore mcp читает его при запуске.",
   },
 };
 

@@ -109,7 +109,8 @@ export interface FoundConfigFiles {
  * both ways (`--config ./lore.toml`, a symbolic link) counts once, as the user's.
  *
  * @returns absolute paths; null where no file exists.
- * @throws LoreError `path_not_found` when `--config` or `LORE_CONFIG` names a missing file.
+ * @throws LoreError `config_invalid` (data: `{ file, problems: [] }`) when `--config` or
+ *   `LORE_CONFIG` names a missing file or a folder: the message names the file and says which.
  */
 export function findConfigFiles(options: LoadSettingsOptions = {}): FoundConfigFiles {
   const env = options.env ?? process.env;
@@ -120,7 +121,8 @@ export function findConfigFiles(options: LoadSettingsOptions = {}): FoundConfigF
   const named = flagPath ?? envPath;
   if (named !== undefined) {
     const path = resolve(cwd, expandHome(named, env));
-    if (!isFile(path)) throw new LoreError("path_not_found", { path });
+    if (!isFile(path))
+      throw configNotAFile(path, flagPath !== undefined ? "--config" : "LORE_CONFIG");
     user = { kind: flagPath !== undefined ? "flag" : "env", file: path };
   } else {
     const xdg = userConfigPath(env);
@@ -136,7 +138,7 @@ export function findConfigFiles(options: LoadSettingsOptions = {}): FoundConfigF
  * else the user's (see {@link findConfigFiles}).
  *
  * @returns the absolute path, or null when there is none.
- * @throws LoreError `path_not_found` when `--config` or `LORE_CONFIG` names a missing file.
+ * @throws LoreError `config_invalid` when `--config` or `LORE_CONFIG` names a missing file or a folder.
  */
 export function findConfigFile(options: LoadSettingsOptions = {}): string | null {
   const found = findConfigFiles(options);
@@ -188,7 +190,8 @@ function configReader(): typeof ConfigReader {
  * {@link needsConfigReader}); with no file it reads nothing and loads no parser.
  *
  * @throws LoreError `config_invalid` (data: `{ file, problems }`) when a file is not valid,
- *   the message naming each problem's line and key; `path_not_found` (see {@link findConfigFiles}).
+ *   the message naming each problem's line and key; `config_invalid` for a missing `--config`
+ *   file (see {@link findConfigFiles}).
  * @throws Error when a file exists and the reader was not loaded (a programming error).
  */
 export function loadSettings(options: LoadSettingsOptions = {}): LoreSettings {
@@ -272,6 +275,25 @@ function lockHome(env: LoreEnv): string {
   const state = env.XDG_STATE_HOME;
   const base = state && isAbsolute(state) ? state : join(home(env), ".local", "state");
   return join(base, "lore", "locks");
+}
+
+/**
+ * The refusal of a `--config` / `LORE_CONFIG` path that is not a file: `config_invalid`, as
+ * for a file that cannot be read, naming the path and whether it is missing or a folder.
+ */
+function configNotAFile(path: string, via: string): LoreError {
+  const folder = existsSync(path);
+  const reason = folder
+    ? `${via} names ${path}, which is a folder, not a configuration file`
+    : `${via} names ${path}, which does not exist`;
+  const reasonRu = folder
+    ? `${via} указывает на ${path}, а это папка, а не файл настройки`
+    : `${via} указывает на ${path}, а такого файла нет`;
+  return new LoreError(
+    "config_invalid",
+    { reason, reason_ru: reasonRu },
+    { data: { file: path, problems: [] } },
+  );
 }
 
 /** Every path of one file, absolute: `~` expanded, relative ones against the file's folder. */

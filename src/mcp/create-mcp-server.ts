@@ -12,6 +12,7 @@ import { registerRecallTool } from "./tools/recall-knowledge.js";
 import { registerStatusTool } from "./tools/roots-status.js";
 import { registerRouteContextTool } from "./tools/route-context.js";
 import { registerWriteFileTool } from "./tools/write-file.js";
+import { unlistedToolError } from "./unlisted-tool.js";
 
 /** Options of {@link createMcpServer}. */
 export interface McpServerOptions {
@@ -69,11 +70,15 @@ export function createMcpServer(port: KnowledgePort, options: McpServerOptions =
   registerRouteContextTool(server, port, names, lang);
   registerStatusTool(server, port, names, lang);
   // Project wikis and federation (seeds 000/001): only the tools that can work.
-  if (options.federation) {
-    const features = options.federationFeatures ?? { forge: true, sharedWiki: true };
+  const features = options.federation
+    ? (options.federationFeatures ?? { forge: true, sharedWiki: true })
+    : undefined;
+  if (options.federation && features) {
     registerFederationTools(server, options.federation, names, lang, features);
   }
-  installStrictToolCalls(server, byName, names, lang);
+  installStrictToolCalls(server, byName, names, lang, (name) =>
+    unlistedToolError(name, names, features),
+  );
   return server;
 }
 

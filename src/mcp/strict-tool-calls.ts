@@ -24,7 +24,9 @@ type ObjectSchema = z.ZodObject<z.ZodRawShape>;
  * - A value the schema refuses (`limit: 0`) is refused with the machine code its schema
  *   message carries (`coded()`: `invalid_limit`), not the SDK's plain `MCP error -32602`
  *   text; the message is in the server's language.
- * - An unknown tool name is refused `invalid_input`, naming the nearest tool.
+ * - An unknown tool name is refused `invalid_input`, naming the nearest tool; a known tool
+ *   that is not listed (a federation tool without its configuration) gets `unlisted`'s
+ *   refusal (`federation_disabled`) instead.
  * - A structured answer that breaks the tool's output schema is `internal` (a fault here).
  *
  * It replaces the SDK's `tools/call` handler (the SDK validates before a handler runs and
@@ -35,12 +37,14 @@ type ObjectSchema = z.ZodObject<z.ZodRawShape>;
  * @param tools - every registered tool, by exposed name.
  * @param names - the exposed tool names (for the `next` hints).
  * @param lang - the language of messages.
+ * @param unlisted - the refusal for a tool name that exists but is not listed, if any.
  */
 export function installStrictToolCalls(
   server: McpServer,
   tools: ReadonlyMap<string, RegisteredTool>,
   names: ToolNames,
   lang: Lang,
+  unlisted: (name: string) => LoreError | undefined = () => undefined,
 ): void {
   for (const tool of tools.values()) {
     const shape = (tool.inputSchema as ObjectSchema | undefined)?.shape ?? {};
@@ -51,7 +55,8 @@ export function installStrictToolCalls(
     const refused = (error: LoreError) => toolError(error, names, lang);
     const tool = tools.get(request.params.name);
     if (tool === undefined || !tool.enabled) {
-      return refused(unknownTool(request.params.name, [...tools.keys()]));
+      const name = request.params.name;
+      return refused(unlisted(name) ?? unknownTool(name, [...tools.keys()]));
     }
     const schema = tool.inputSchema as ObjectSchema;
     const args = request.params.arguments ?? {};
@@ -100,7 +105,7 @@ function unknownTool(name: string, known: readonly string[]): LoreError {
     "invalid_input",
     {
       reason: `there is no tool “${name}”${nearest ? `; the nearest is “${nearest}”` : ""}`,
-      reason_ru: `инструмента „${name}“ нет${nearest ? `; ближайший — „${nearest}“` : ""}`,
+      reason_ru: `инструмента «${name}» нет${nearest ? `; ближайший — «${nearest}»` : ""}`,
     },
     { data: nearest ? { tool: name, nearest } : { tool: name } },
   );
@@ -149,11 +154,11 @@ function unknownArgument(key: string, known: readonly string[]): LoreError {
     nearest
       ? {
           reason: `unknown argument “${key}”, the nearest known is “${nearest}”`,
-          reason_ru: `аргумент „${key}“ не известен, ближайший известный — „${nearest}“`,
+          reason_ru: `аргумент «${key}» не известен, ближайший известный — «${nearest}»`,
         }
       : {
           reason: `unknown argument “${key}”, and no known one is near it (known: ${list})`,
-          reason_ru: `аргумент „${key}“ не известен, похожих нет (известные: ${known.length > 0 ? list : "нет"})`,
+          reason_ru: `аргумент «${key}» не известен, похожих нет (известные: ${known.length > 0 ? list : "нет"})`,
         },
     { data: nearest ? { argument: key, nearest } : { argument: key } },
   );
@@ -189,7 +194,7 @@ function valueAt(args: unknown, path: readonly PropertyKey[]): unknown {
 
 /** A Russian reason for a refused value, from the zod issue (the English one is `coded()`'s). */
 function russianReason(issue: z.core.$ZodIssue, path: string, value: unknown): string {
-  const name = `„${path}“`;
+  const name = `«${path}»`;
   switch (issue.code) {
     case "invalid_type":
       if (value === undefined) return `нужен аргумент ${name}`;

@@ -105,6 +105,23 @@ export function encodeCursor(offset: number, key: string): string {
 }
 
 /**
+ * The offset a cursor starts at, for a cursor the recall that took it has already accepted
+ * (so it is not checked against a request here): the number of hits on earlier pages.
+ *
+ * @param cursor - an accepted cursor; absent = the first page.
+ * @returns hits before the page; 0 when absent or unreadable.
+ */
+export function cursorOffset(cursor: string | undefined): number {
+  if (cursor === undefined) return 0;
+  try {
+    const { o } = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { o?: unknown };
+    return typeof o === "number" && Number.isSafeInteger(o) && o > 0 ? o : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/**
  * Reads a cursor back.
  *
  * @param cursor - the caller's cursor; absent = the first page.

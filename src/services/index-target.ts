@@ -203,6 +203,6 @@ export function notIndexedNotice(paths: readonly string[], lang: Lang): string |
   const shown = paths.slice(0, 10).join(", ") + (paths.length > 10 ? ", …" : "");
   const n = paths.length;
   return lang === "ru"
-    ? `${n} ${n === 1 ? "файл записи отличается" : "файлов записей отличаются"} от HEAD и не проиндексированы: ${shown} — закоммитьте их или --worktree [worktree_differs]`
-    : `${n} entry file${n === 1 ? " differs" : "s differ"} from HEAD and ${n === 1 ? "was" : "were"} not indexed: ${shown} — commit them, or --worktree [worktree_differs]`;
+    ? `${n} ${n === 1 ? "файл записи отличается" : "файлов записей отличаются"} от HEAD и ${n === 1 ? "не проиндексирован" : "не проиндексированы"}: ${shown} — закоммитьте ${n === 1 ? "его" : "их"} или --worktree [worktree_differs]`
+    : `${n} entry file${n === 1 ? " differs" : "s differ"} from HEAD and ${n === 1 ? "was" : "were"} not indexed: ${shown} — commit ${n === 1 ? "it" : "them"}, or --worktree [worktree_differs]`;
 }

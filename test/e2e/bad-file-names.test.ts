@@ -38,7 +38,7 @@ describe("a file name that is not UTF-8", () => {
     expect(run.stdout).toContain(
       ".gitriver/knowledge/caf\\xe9.md: the file name is not valid UTF-8 (shown with \\xNN escapes); rename the file [file_name_not_utf8]",
     );
-    expect(run.stderr).toContain("checked 2 file(s): 1 entry, 1 unreachable, 1 wrong");
+    expect(run.stderr).toContain("checked 2 files: 1 entry, 1 unreachable, 1 wrong");
     const json = await runLore(["check", "--json"], { cwd: project, env: sandbox.env });
     const report = JSON.parse(json.stdout) as { diagnostics: { path: string; code: string }[] };
     expect(report.diagnostics.filter((d) => d.code === "file_name_not_utf8")).toEqual([

@@ -47,7 +47,7 @@ describe("lore check on files that are not plain entry files", () => {
     const run = await runLore(["check"], { cwd: project, env: sandbox.env });
     expect(run.stderr).not.toContain("[internal]");
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain("checked 1 file(s): 1 entry");
+    expect(run.stderr).toContain("checked 1 file: 1 entry");
   });
 
   it("refuses a FIFO named on the command line instead of blocking on it", async () => {
@@ -73,7 +73,7 @@ describe("lore check on files that are not plain entry files", () => {
     expect(run.stdout).toContain(
       "huge/huge.md: the file is 3221225472 bytes, over the 65536-byte limit; skipped [file_too_large]",
     );
-    expect(run.stderr).toContain("checked 2 file(s): 1 entry");
+    expect(run.stderr).toContain("checked 2 files: 1 entry");
   });
 });
 

@@ -321,7 +321,7 @@ describe("help texts, did you mean, localized option errors", () => {
     const run = await lore(["recal", "x"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
-      "lore: unknown command “recal”; did you mean “lore recall”?; see lore --help [invalid_input]\n",
+      "lore: unknown command “recal”; did you mean “lore recall”? See lore --help [invalid_input]\n",
     );
   });
 

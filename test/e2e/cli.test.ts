@@ -255,7 +255,8 @@ describe("configuration", () => {
     const viaEnv = await lore(["recall", "git"], repo.dir, { ...sandbox.env, LORE_CONFIG: file });
     expect(viaEnv.code).toBe(2);
     const missing = await lore(["recall", "git", "--config", join(sandbox.dir, "none.toml")]);
-    expect(missing.code).toBe(3);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("[config_invalid]");
   });
 });
 

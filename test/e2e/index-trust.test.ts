@@ -74,7 +74,7 @@ describe("lore repos, forget, recall --repo", () => {
     ]);
     const text = await lore(["repos"]);
     expect(text.stdout).toContain("github.com/acme/alpha  git  commit");
-    expect(text.stdout).toContain("1 entries, 0 skipped, 0 drafts");
+    expect(text.stdout).toContain("1 entry, 0 skipped, 0 drafts");
 
     const both = await lore(["recall", "deploy"]);
     expect(both.stdout).toContain(`${id(1)}  entry github.com/acme/alpha  ${K}/a.md`);
@@ -90,7 +90,7 @@ describe("lore repos, forget, recall --repo", () => {
     expect(unknown.stderr).toContain("[repo_not_indexed]");
 
     const forgot = await lore(["forget", "github.com/acme/alpha"]);
-    expect(forgot.stdout.trim()).toBe("github.com/acme/alpha: dropped from the index (1 file(s))");
+    expect(forgot.stdout.trim()).toBe("github.com/acme/alpha: dropped from the index (1 file)");
     const after = JSON.parse((await lore(["recall", "deploy", "--json"])).stdout);
     expect(after.hits.map((h: { id: string }) => h.id)).toEqual([id(2)]);
     expect((await lore(["forget", "github.com/acme/alpha"])).code).toBe(3);

@@ -212,8 +212,10 @@ describe("CLI mirrors", () => {
     expect(read.code, read.stderr).toBe(0);
     expect(read.stdout).toBe(SMOKE);
     const pointer = await run(["read", "group/smoke-test-v1.md"]);
-    expect(pointer.code).toBe(3);
-    expect(pointer.stderr).toContain("--root group");
+    // Primary lacks it: the registry's root is read, as the README promises (exit 0).
+    expect(pointer.code).toBe(0);
+    expect(pointer.stdout).toBe(SMOKE);
+    expect(pointer.stderr).toContain("--root group [lives_in_other_root]");
     const refused = await run(["write", "x.md", "--root", "group", "--text", "x"]);
     expect(refused.code).toBe(5);
     expect(refused.stderr).toContain("[read_only_root]");

@@ -143,7 +143,7 @@ export class LocalForge implements Backend {
     } catch (error) {
       throw new LoreError(
         "forge_unavailable",
-        { reason: `cannot read ${this.root}: ${String(error)}` },
+        forgeRootUnreadable(this.root, error as NodeJS.ErrnoException),
         { cause: error },
       );
     }
@@ -434,4 +434,31 @@ async function isRepository(dir: string): Promise<boolean> {
     kind(join(dir, "refs")),
   ]);
   return head?.isFile() === true && objects?.isDirectory() === true && refs?.isDirectory() === true;
+}
+
+/**
+ * The reason of `forge_unavailable` when the forge's root folder cannot be listed: what is
+ * wrong with the folder and what to do, in English and Russian (never Node's raw text).
+ */
+function forgeRootUnreadable(
+  root: string,
+  error: NodeJS.ErrnoException,
+): { reason: string; reason_ru: string } {
+  if (error.code === "ENOENT") {
+    return {
+      reason: `the [forge] root ${root} does not exist; create it, or fix root in lore.toml`,
+      reason_ru: `корня [forge] ${root} нет; создайте папку или исправьте root в lore.toml`,
+    };
+  }
+  if (error.code === "ENOTDIR") {
+    return {
+      reason: `the [forge] root ${root} is a file, not a folder of repositories; fix root in lore.toml`,
+      reason_ru: `корень [forge] ${root} — файл, а не папка репозиториев; исправьте root в lore.toml`,
+    };
+  }
+  const code = error.code ?? "error";
+  return {
+    reason: `the [forge] root ${root} cannot be read (${code})`,
+    reason_ru: `корень [forge] ${root} не читается (${code})`,
+  };
 }

@@ -18,6 +18,7 @@ import { comparePaths } from "../../services/duplicate-ids.js";
 import { flag, printJson } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
+import { plural } from "../plural.js";
 import { displayPath, KNOWLEDGE_DIR, projectRoot } from "../project-root.js";
 
 const USAGE = "lore check [paths…] [--strict] [--json]";
@@ -198,7 +199,7 @@ function summaryLine(s: CheckSummary, lang: Lang): string {
       : "";
   return lang === "ru"
     ? `проверено файлов: ${s.files}; записей: ${s.entries}, недостижимых: ${s.unreachable}, ошибочных (пропускаются): ${s.skipped}${strict}`
-    : `checked ${s.files} file(s): ${s.entries} entr${s.entries === 1 ? "y" : "ies"}, ${s.unreachable} unreachable, ${s.skipped} wrong (skipped on indexing)${strict}`;
+    : `checked ${plural(s.files, "file", "files")}: ${plural(s.entries, "entry", "entries")}, ${s.unreachable} unreachable, ${s.skipped} wrong (skipped on indexing)${strict}`;
 }
 
 /** `lore check`: the lenient report over files and folders; exit 7 when any file is wrong. */

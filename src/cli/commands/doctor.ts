@@ -1,5 +1,7 @@
+import { statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
 import { type ConfigProblem, formatConfigProblem } from "../../core/config.js";
 import {
   findSection,
@@ -11,6 +13,7 @@ import { sameRootId } from "../../core/knowledge-roots.js";
 import type { Lang } from "../../core/localized-text.js";
 import { isLoreError } from "../../core/lore-error.js";
 import type { LoreSettings } from "../../main/load-config.js";
+import { loadForgeAuth } from "../../main/load-forge.js";
 import { loadRegistry } from "../../services/knowledge-files.js";
 import { rootsStatus } from "../../services/roots-status.js";
 import { atMostPositionals, flag, printJson } from "../args.js";
@@ -19,12 +22,30 @@ import { EXIT_CODES } from "../exit-codes.js";
 
 const USAGE = "lore doctor [--json]";
 
+/**
+ * Every code a `lore doctor` finding carries (the README's "Report codes" table lists each):
+ * the configuration's, the knowledge roots' (seed 003) and the forge's.
+ */
+export const DOCTOR_CODES = [
+  "config_invalid",
+  "project_config_untrusted",
+  "trust_file_ignored",
+  "root_missing",
+  "knowledge_missing",
+  "registry_line_malformed",
+  "registry_unknown_root",
+  "hot_file_missing",
+  "routing_section_missing",
+  "forge_root_missing",
+  "forge_token_missing",
+] as const;
+
 /** One finding of `lore doctor`. */
 export interface DoctorFinding {
   /** `error` (Lore cannot work as configured) or `warning` (a part is missing). */
   level: "error" | "warning";
-  /** A stable code: `config_invalid`, `root_missing`, `knowledge_missing`, `registry_line_malformed`, `registry_unknown_root`, `hot_file_missing`, `routing_section_missing`. */
-  code: string;
+  /** A stable code, one of {@link DOCTOR_CODES}. */
+  code: (typeof DOCTOR_CODES)[number];
   message: string;
 }
 
@@ -70,6 +91,7 @@ export const doctorCommand: Command = {
         findings.push({ level: "warning", code: notice.code, message: notice.text[ctx.lang] });
       }
       findings.push(...(await rootFindings(settings.roots ?? [], ctx.lang)));
+      findings.push(...forgeFindings(settings, ctx.lang));
     } catch (error) {
       if (!isLoreError(error) || error.code !== "config_invalid") throw error;
       const file = String(error.data.file ?? "lore.toml");
@@ -94,7 +116,9 @@ export const doctorCommand: Command = {
       for (const k of sources.keys) {
         const from = k.ignored
           ? t(ctx.lang, `ignored, from ${k.from}`, `пропущен, из ${k.from}`)
-          : t(ctx.lang, `from ${k.from}`, `из ${k.from}`);
+          : k.from === "default"
+            ? t(ctx.lang, "from default", "по умолчанию")
+            : t(ctx.lang, `from ${k.from}`, `из ${k.from}`);
         ctx.out(`key: ${k.key} = ${JSON.stringify(k.value)} (${from})`);
       }
       for (const f of findings) ctx.out(`${f.level}: ${f.message} [${f.code}]`);
@@ -150,6 +174,66 @@ function fileLabel(file: ConfigSources["files"][number], lang: Lang): string {
         "project, not trusted: lang, index.repos and mcp.tool_names only",
         "проекта, папка не доверена: только lang, index.repos и mcp.tool_names",
       );
+}
+
+/**
+ * What makes the configured forge unusable, found without a network call: a local forge's
+ * root that is missing or not a folder (`forge_root_missing`), a Gitea forge without its
+ * token in auth.toml (`forge_token_missing`).
+ */
+function forgeFindings(settings: LoreSettings, lang: Lang): DoctorFinding[] {
+  const forge = settings.forge;
+  if (forge === undefined) return [];
+  const { config } = forge;
+  const kind = config.kind ?? (config.root !== undefined ? "local" : "gitea");
+  if (kind === "local" && config.root !== undefined) {
+    const home = process.env.HOME || homedir();
+    const root = resolve(
+      forge.base,
+      config.root.startsWith("~/") ? join(home, config.root.slice(2)) : config.root,
+    );
+    if (isFolder(root)) return [];
+    return [
+      {
+        level: "error",
+        code: "forge_root_missing",
+        message: t(
+          lang,
+          `the [forge] root ${root} is not a folder; create it, or fix root in lore.toml`,
+          `корень [forge] ${root} — не папка; создайте её или исправьте root в lore.toml`,
+        ),
+      },
+    ];
+  }
+  if (kind === "gitea" && config.url !== undefined) {
+    let auth: ReturnType<typeof loadForgeAuth> = null;
+    try {
+      auth = loadForgeAuth({ env: process.env, path: forge.authPath });
+    } catch (error) {
+      if (!isLoreError(error)) throw error;
+    }
+    if (auth !== null) return [];
+    return [
+      {
+        level: "error",
+        code: "forge_token_missing",
+        message: t(
+          lang,
+          `the Gitea token is missing or not usable: write [gitea] token = "…" to ${forge.authPath} (chmod 600)`,
+          `токена Gitea нет или он не годится: запишите [gitea] token = "…" в ${forge.authPath} (chmod 600)`,
+        ),
+      },
+    ];
+  }
+  return [];
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 async function rootFindings(

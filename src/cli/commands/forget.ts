@@ -2,6 +2,7 @@ import { LoreError } from "../../core/lore-error.js";
 import { atMostPositionals, flag, printJson } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
+import { plural } from "../plural.js";
 
 const USAGE = "lore forget <repo> [--json]";
 
@@ -38,7 +39,7 @@ export const forgetCommand: Command = {
       ctx.out(
         ctx.lang === "ru"
           ? `${result.repo}: удалён из указателя (файлов: ${result.files})`
-          : `${result.repo}: dropped from the index (${result.files} file(s))`,
+          : `${result.repo}: dropped from the index (${plural(result.files, "file", "files")})`,
       );
     }
     return EXIT_CODES.ok;

@@ -4,6 +4,7 @@ import { mintEntryId } from "../../services/mint-entry-id.js";
 import { atMostPositionals, flag, printJson, stringOption } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
+import { plural } from "../plural.js";
 import { displayPath, KNOWLEDGE_DIR, projectRoot } from "../project-root.js";
 
 const USAGE = "lore import <file|folder> [--out DIR] [--json]";
@@ -57,7 +58,7 @@ export const importCommand: Command = {
       ctx.out(
         ctx.lang === "ru"
           ? `импортировано файлов: ${report.imported.length}, записей: ${report.written.length}, пропущено: ${report.skipped.length} → ${displayPath(ctx.cwd, to)}`
-          : `imported ${report.imported.length} file(s) as ${report.written.length} entr${report.written.length === 1 ? "y" : "ies"}, skipped ${report.skipped.length} → ${displayPath(ctx.cwd, to)}`,
+          : `imported ${plural(report.imported.length, "file", "files")} as ${plural(report.written.length, "entry", "entries")}, skipped ${report.skipped.length} → ${displayPath(ctx.cwd, to)}`,
       );
     }
     return EXIT_CODES.ok;

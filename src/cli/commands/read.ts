@@ -55,7 +55,8 @@ export const readCommand: Command = {
     "Prints a file of a knowledge root; the path is relative to the root's knowledge/",
     "folder. Without --root the primary root is read; when the registry",
     "(knowledge/work/local/knowledge-roots-index-v1.md) says the file lives in another",
-    "root, that root is named on stderr (a notice ending in [lives_in_other_root]).",
+    "root, that root is named on stderr (a notice ending in [lives_in_other_root]); when",
+    "primary has no such file, it is read from that root (exit 0).",
     "",
     "Options:",
     "  --root ID    the root id: group, public, a named root, user/primary (any case)",
@@ -68,19 +69,30 @@ export const readCommand: Command = {
   async run(ctx, args) {
     const filePath = filePathArgument(args, USAGE);
     const lore = await ctx.openLore();
-    const answer = await lore.readFile({ file_path: filePath, ...rootOptions(args) });
+    const first = await lore.readFile({ file_path: filePath, ...rootOptions(args) });
+    const where = first.lives_in;
+    // Primary has no such file but the registry names its root (seed 003: `foo.md => group`
+    // means read it with knowledge_root_id group): the CLI follows the registry, so the file
+    // is printed, exit 0; a root without it either is that root's `path_not_found`.
+    const answer =
+      first.text === null && where !== undefined
+        ? {
+            ...(await lore.readFile({ file_path: first.file_path, knowledge_root_id: where.root })),
+            lives_in: where,
+          }
+        : first;
+    if (where !== undefined) {
+      // A notice, not an error: the file is still printed; the code in brackets is stable.
+      const from = first.text === null;
+      ctx.err(
+        ctx.lang === "ru"
+          ? `lore: по реестру (строка ${where.registry_line}) файл живёт в корне ${where.root}${from ? "; прочитан оттуда" : ""}: lore read ${answer.file_path} --root ${where.root} [${LIVES_IN_OTHER_ROOT}]`
+          : `lore: the registry (line ${where.registry_line}) says this file lives in root ${where.root}${from ? "; read from there" : ""}: lore read ${answer.file_path} --root ${where.root} [${LIVES_IN_OTHER_ROOT}]`,
+      );
+    }
     if (flag(args, "json")) {
       printJson(ctx.out, answer);
       return EXIT_CODES.ok;
-    }
-    if (answer.lives_in !== undefined) {
-      // A notice, not an error: the file is still printed; the code in brackets is stable.
-      const where = answer.lives_in;
-      ctx.err(
-        ctx.lang === "ru"
-          ? `lore: по реестру (строка ${where.registry_line}) файл живёт в корне ${where.root}: lore read ${answer.file_path} --root ${where.root} [${LIVES_IN_OTHER_ROOT}]`
-          : `lore: the registry (line ${where.registry_line}) says this file lives in root ${where.root}: lore read ${answer.file_path} --root ${where.root} [${LIVES_IN_OTHER_ROOT}]`,
-      );
     }
     if (answer.text === null) return EXIT_CODES.not_found;
     ctx.out(answer.text.replace(/\n$/, ""));

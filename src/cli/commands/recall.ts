@@ -1,6 +1,6 @@
 import { LoreError } from "../../core/lore-error.js";
 import type { RecallArgs } from "../../mcp/knowledge-port.js";
-import { MAX_LIMIT } from "../../services/hit-page.js";
+import { cursorOffset, MAX_LIMIT } from "../../services/hit-page.js";
 import type { RecallAnswer } from "../../services/recall.js";
 import { flag, intOption, printJson, stringOption } from "../args.js";
 import type { Command } from "../command.js";
@@ -30,14 +30,17 @@ function whyText(hit: Hit): string {
  * @param answer - the answer.
  * @param out - the line writer.
  * @param lang - the language of the footer.
+ * @param offset - hits on earlier pages (from `--cursor`): numbering goes on from there and
+ *   the footer says `11–20 of 41`.
  */
 export function printRecall(
   answer: RecallAnswer,
   out: (text: string) => void,
   lang: "en" | "ru",
+  offset = 0,
 ): void {
   answer.hits.forEach((hit, i) => {
-    out(`${i + 1}. ${hit.summary}`);
+    out(`${offset + i + 1}. ${hit.summary}`);
     // Each hit names its kind and its source: an entry's repository (its identity), a
     // note's root (`[root]`), a wiki page's path.
     const where =
@@ -54,23 +57,28 @@ export function printRecall(
       : lang === "ru"
         ? `; дальше: --cursor ${answer.next_cursor}`
         : `; more: --cursor ${answer.next_cursor}`;
+  const shown =
+    offset > 0 && answer.hits.length > 0
+      ? `${offset + 1}–${offset + answer.hits.length}`
+      : `${answer.hits.length}`;
   out(
     lang === "ru"
-      ? `показано ${answer.hits.length} из ${answer.total}${more}`
-      : `${answer.hits.length} of ${answer.total}${more}`,
+      ? `показано ${shown} из ${answer.total}${more}`
+      : `${shown} of ${answer.total}${more}`,
   );
 }
 
 /** `lore recall`: the main job from the command line. */
 export const recallCommand: Command = {
   name: "recall",
-  summary: "find entries for a question (contracts first, then full text)",
+  summary: "find knowledge for a question (one score: most matched words first)",
   help: [
     `Usage: ${USAGE}`,
     "",
     "Lists the entries, root notes and the project's wiki pages (.wiki/) that match the",
-    "query's words (by contract: any word form, ё = е; or by text) or --tool, in one order:",
-    "most query words matched first, a firing contract above an equal text match. Each hit:",
+    "query's words (by contract: any word form, ё = е; or by text) or --tool, in one order by",
+    "one score: most query words matched first, a firing contract above an equal text match",
+    "only. Each hit:",
     "summary, id, kind (entry, note, wiki) and source, why it matched, score.",
     "Listed entries count as shown for the configured user. Words need no quotes:",
     "  lore recall как откатить релиз",
@@ -81,7 +89,7 @@ export const recallCommand: Command = {
     "  --cursor C    the next page (`next_cursor` of the previous answer)",
     "  --root ID     only the notes of this knowledge root (group, public, primary …)",
     "  --repo R      only the entries of this repository (identity or folder, see lore repos)",
-    "  --json        print {hits, total, next_cursor}",
+    "  --json        print {hits, total, total_exact, next_cursor}",
     "",
     "Exit codes: 0 answered (even with no hit), 2 empty query or bad option.",
   ].join("\n"),
@@ -115,7 +123,7 @@ export const recallCommand: Command = {
     await lore.indexWiki();
     const answer = await lore.recall(input);
     if (flag(args, "json")) printJson(ctx.out, answer);
-    else printRecall(answer, ctx.out, ctx.lang);
+    else printRecall(answer, ctx.out, ctx.lang, cursorOffset(input.cursor));
     return EXIT_CODES.ok;
   },
 };

@@ -3,6 +3,7 @@ import type { RepositoryListing } from "../../index/entry-index.js";
 import { atMostPositionals, flag, printJson } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
+import { plural } from "../plural.js";
 
 const USAGE = "lore repos [--json]";
 
@@ -33,12 +34,16 @@ export function formatRepos(repos: readonly RepoLine[], lang: Lang): string[] {
   const out: string[] = [];
   for (const r of repos) {
     const commit =
-      r.commit === null ? (r.kind === "git" ? "worktree" : "—") : r.commit.slice(0, 12);
+      r.commit === null
+        ? r.kind === "git"
+          ? "none (read from the worktree)"
+          : "—"
+        : r.commit.slice(0, 12);
     out.push(`${r.path}`);
     out.push(
       lang === "ru"
         ? `  ${r.repo}  ${r.kind}  коммит ${commit}  записей ${r.entries}, пропущено ${r.skipped}, черновиков ${r.drafts}  проиндексирован ${r.indexed_at}`
-        : `  ${r.repo}  ${r.kind}  commit ${commit}  ${r.entries} entries, ${r.skipped} skipped, ${r.drafts} drafts  indexed ${r.indexed_at}`,
+        : `  ${r.repo}  ${r.kind}  commit ${commit}  ${plural(r.entries, "entry", "entries")}, ${r.skipped} skipped, ${plural(r.drafts, "draft", "drafts")}  indexed ${r.indexed_at}`,
     );
   }
   return out;

@@ -1,6 +1,7 @@
 import { atMostPositionals, flag, printJson } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
+import { plural } from "../plural.js";
 
 const USAGE = "lore status [--json]";
 
@@ -37,7 +38,7 @@ export const statusCommand: Command = {
       );
     }
     for (const root of status.roots) {
-      const state = root.exists ? `${root.file_count} file(s)` : "MISSING";
+      const state = root.exists ? plural(root.file_count, "file", "files") : "MISSING";
       ctx.out(
         `${root.id.padEnd(10)} ${root.kind.padEnd(9)} ${root.writable ? "rw" : "ro"}  ${state.padEnd(12)} ${root.path}`,
       );

@@ -17,6 +17,19 @@ const UNTRUST_USAGE = "lore untrust [dir]";
 const t = (ctx: CliContext, en: string, ru: string) => (ctx.lang === "ru" ? ru : en);
 
 /**
+ * Reads the configuration for its `lang` only (ctx.lang follows it), so `lang = "ru"` in
+ * lore.toml is honoured; a configuration that cannot be read does not stop trusting a
+ * folder (the environment's language stays).
+ */
+function settleLanguage(ctx: CliContext): void {
+  try {
+    ctx.settings();
+  } catch {
+    // The language of the environment stays; trust does not depend on the configuration.
+  }
+}
+
+/**
  * `lore trust [dir]`: trusts a folder's `lore.toml`, so that every key of it counts — the
  * forge (where the token goes), the server's address, the data paths — as if it were the
  * user's own file. Without trust a project file sets only `lang` and `index.repos` (inside
@@ -63,6 +76,7 @@ export const trustCommand: Command = {
     }
     const folder = realFolder(args.positionals[0] ?? ".", ctx.cwd);
     const changed = setFolderTrust(process.env, folder, true);
+    settleLanguage(ctx);
     ctx.out(
       changed
         ? t(ctx, `trusted: ${folder}`, `доверено: ${folder}`)
@@ -109,6 +123,7 @@ export const untrustCommand: Command = {
       folder = resolve(ctx.cwd, dir);
     }
     const changed = setFolderTrust(process.env, folder, false);
+    settleLanguage(ctx);
     ctx.out(
       changed
         ? t(ctx, `untrusted: ${folder}`, `доверие снято: ${folder}`)
