@@ -63,7 +63,7 @@ describe("parseConfig", () => {
       "/x/lore.toml:5: key “server.prot” is not known, the nearest known is “port” (key server.prot)",
     );
     expect(problems[0]?.message.ru).toBe(
-      "ключ «server.prot» не известен, ближайший известный — «port»",
+      "ключ „server.prot“ не известен, ближайший известный — „port“",
     );
   });
 

@@ -255,11 +255,11 @@ function issueProblems(text: string, issue: Issue): ConfigProblem[] {
       const message: LocalizedText = nearest
         ? {
             en: `key “${key}” is not known, the nearest known is “${nearest}”`,
-            ru: `ключ «${key}» не известен, ближайший известный — «${nearest}»`,
+            ru: `ключ „${key}“ не известен, ближайший известный — „${nearest}“`,
           }
         : {
             en: `key “${key}” is not known, and no known key is near it`,
-            ru: `ключ «${key}» не известен, похожих нет`,
+            ru: `ключ „${key}“ не известен, похожих нет`,
           };
       return { key, ...locateKey(text, [...path, name]), message };
     });

@@ -170,7 +170,7 @@ const TEMPLATES: Record<DiagnosticCode, LocalizedText> = {
   },
   unknown_key: {
     en: "key “{key}” is not known, the nearest known is “{nearest}”",
-    ru: "ключ «{key}» не известен, ближайший известный — «{nearest}»",
+    ru: "ключ „{key}“ не известен, ближайший известный — „{nearest}“",
   },
   unknown_mechanism: {
     en: "mechanism “{mechanism}” is not known to this version; the entry is unreachable until it is",
@@ -212,7 +212,7 @@ const VARIANTS: Partial<Record<DiagnosticCode, { unless: string; template: Local
     unless: "nearest",
     template: {
       en: "key “{key}” is not known and no known key is similar: the file may be newer than this version",
-      ru: "ключ «{key}» не известен, похожих нет — файл, видимо, новее этой версии",
+      ru: "ключ „{key}“ не известен, похожих нет — файл, видимо, новее этой версии",
     },
   },
 };

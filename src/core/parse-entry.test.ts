@@ -145,7 +145,7 @@ describe("parseEntry: case 4, unknown keys", () => {
       "key “sumary” is not known, the nearest known is “summary”",
     );
     expect(result.diagnostics[1]?.message.ru).toBe(
-      "ключ «Links» не известен, ближайший известный — «links»",
+      "ключ „Links“ не известен, ближайший известный — „links“",
     );
   });
 
@@ -171,7 +171,7 @@ describe("parseEntry: case 4, unknown keys", () => {
       "key “priority” is not known and no known key is similar: the file may be newer than this version",
     );
     expect(result.diagnostics[1]?.message.ru).toBe(
-      "ключ «priority» не известен, похожих нет — файл, видимо, новее этой версии",
+      "ключ „priority“ не известен, похожих нет — файл, видимо, новее этой версии",
     );
   });
 

@@ -31,7 +31,7 @@ describe("formatReport", () => {
       "3 entries need mechanism “on_path”, which this version does not know",
     ]);
     const ru = formatReport(batch, "ru");
-    expect(ru.at(-1)).toBe("3 записи требуют механизм «on_path», которого эта версия не умеет");
+    expect(ru.at(-1)).toBe("3 записи требуют механизм „on_path“, которого эта версия не умеет");
     expect(ru[3]).toBe(
       "k/bad.md:2:1: «nope» — не UUIDv7; новый выдаст `lore id` (id) [invalid_id]",
     );

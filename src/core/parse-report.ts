@@ -58,7 +58,7 @@ export function reportInputFromBatch(batch: BatchResult): ReportInput {
  * `path:line:column: message [code]`, files in the given order, then the run's own
  * diagnostics; then one summary line per unknown mechanism, most needed first, e.g.
  * `3 entries need mechanism “on_path”, which this version does not know` /
- * `3 записи требуют механизм «on_path», которого эта версия не умеет`.
+ * `3 записи требуют механизм „on_path“, которого эта версия не умеет`.
  *
  * @param input - a {@link ReportInput} or a `parseBatch` result.
  * @param lang - the message language.
@@ -112,7 +112,7 @@ export function mechanismLine(written: string, count: number, lang: Lang): strin
     const form = russianPlural(count);
     const noun = ["запись", "записи", "записей"][form];
     const verb = form === 0 ? "требует" : "требуют";
-    return `${count} ${noun} ${verb} механизм «${mechanism}», которого эта версия не умеет`;
+    return `${count} ${noun} ${verb} механизм „${mechanism}“, которого эта версия не умеет`;
   }
   return count === 1
     ? `1 entry needs mechanism “${mechanism}”, which this version does not know`

@@ -158,7 +158,7 @@ describe("loadSettings", () => {
       `configuration error: ${file}:2: key “server.hots” is not known, the nearest known is “host” (key server.hots)`,
     );
     expect(error.text.ru).toBe(
-      `ошибка настройки: ${file}:2: ключ «server.hots» не известен, ближайший известный — «host» (ключ server.hots)`,
+      `ошибка настройки: ${file}:2: ключ „server.hots“ не известен, ближайший известный — „host“ (ключ server.hots)`,
     );
     expect(error.data).toMatchObject({ file, problems: [{ key: "server.hots", line: 2 }] });
   });

@@ -282,20 +282,20 @@ describe("strict tool inputs (seed 001: ask_projects' schema has additionalPrope
     await client.close();
   });
 
-  it("says in Russian with the seed's quotes: аргумент «limt» не известен, ближайший известный — «limit»", async () => {
+  it("says in Russian with the seed's quotes: аргумент „limt“ не известен, ближайший известный — „limit“", async () => {
     const client = await connect({ lang: "ru" });
     const result = await client.callTool({
       name: "knowledge_recall",
       arguments: { query: "релиз", limt: 3 },
     });
     expect(JSON.parse(textOf(result)).error.message).toBe(
-      "неверный ввод: аргумент «limt» не известен, ближайший известный — «limit»",
+      "неверный ввод: аргумент „limt“ не известен, ближайший известный — „limit“",
     );
     const ranged = await client.callTool({
       name: "knowledge_recall",
       arguments: { query: "релиз", limit: 0 },
     });
-    expect(JSON.parse(textOf(ranged)).error.message).toBe("«limit» должен быть не меньше 1");
+    expect(JSON.parse(textOf(ranged)).error.message).toBe("„limit“ должен быть не меньше 1");
     await client.close();
   });
 
@@ -356,13 +356,13 @@ describe("the seed naming style", () => {
     await client.close();
   });
 
-  it("the unknown-key message of seed 004, to the letter: ключ «on_trigers» не известен, ближайший известный — «contract»", async () => {
+  it("the unknown-key message of seed 004, to the letter: ключ „on_trigers“ не известен, ближайший известный — „contract“", async () => {
     const client = await connect({ lang: "ru" });
     const text = `---\nid: ${ROLLBACK_ID}\non_trigers: [x]\n---\n\nBody.\n`;
     const result = await client.callTool({ name: "knowledge_check", arguments: { text } });
     const answer = result.structuredContent as { diagnostics: { code: string; message: string }[] };
     expect(answer.diagnostics.find((d) => d.code === "unknown_key")?.message).toBe(
-      "ключ «on_trigers» не известен, ближайший известный — «contract»",
+      "ключ „on_trigers“ не известен, ближайший известный — „contract“",
     );
     await client.close();
   });

@@ -105,7 +105,7 @@ function unknownTool(name: string, known: readonly string[]): LoreError {
     "invalid_input",
     {
       reason: `there is no tool “${name}”${nearest ? `; the nearest is “${nearest}”` : ""}`,
-      reason_ru: `инструмента «${name}» нет${nearest ? `; ближайший — «${nearest}»` : ""}`,
+      reason_ru: `инструмента „${name}“ нет${nearest ? `; ближайший — „${nearest}“` : ""}`,
     },
     { data: nearest ? { tool: name, nearest } : { tool: name } },
   );
@@ -154,11 +154,11 @@ function unknownArgument(key: string, known: readonly string[]): LoreError {
     nearest
       ? {
           reason: `unknown argument “${key}”, the nearest known is “${nearest}”`,
-          reason_ru: `аргумент «${key}» не известен, ближайший известный — «${nearest}»`,
+          reason_ru: `аргумент „${key}“ не известен, ближайший известный — „${nearest}“`,
         }
       : {
           reason: `unknown argument “${key}”, and no known one is near it (known: ${list})`,
-          reason_ru: `аргумент «${key}» не известен, похожих нет (известные: ${known.length > 0 ? list : "нет"})`,
+          reason_ru: `аргумент „${key}“ не известен, похожих нет (известные: ${known.length > 0 ? list : "нет"})`,
         },
     { data: nearest ? { argument: key, nearest } : { argument: key } },
   );
@@ -194,7 +194,7 @@ function valueAt(args: unknown, path: readonly PropertyKey[]): unknown {
 
 /** A Russian reason for a refused value, from the zod issue (the English one is `coded()`'s). */
 function russianReason(issue: z.core.$ZodIssue, path: string, value: unknown): string {
-  const name = `«${path}»`;
+  const name = `„${path}“`;
   switch (issue.code) {
     case "invalid_type":
       if (value === undefined) return `нужен аргумент ${name}`;
