@@ -134,7 +134,7 @@ const TEMPLATES: Record<DiagnosticCode, LocalizedText> = {
   },
   invalid_mechanism_params: {
     en: "mechanism “{mechanism}” needs {expected}{hint}",
-    ru: "механизму «{mechanism}» нужен {expected_ru}{hint_ru}",
+    ru: "механизму „{mechanism}“ нужен {expected_ru}{hint_ru}",
   },
   invalid_link: {
     en: "link “{value}” is not a UUIDv7",
@@ -174,7 +174,7 @@ const TEMPLATES: Record<DiagnosticCode, LocalizedText> = {
   },
   unknown_mechanism: {
     en: "mechanism “{mechanism}” is not known to this version; the entry is unreachable until it is",
-    ru: "механизм «{mechanism}» этой версии не известен; запись недостижима, пока он не появится",
+    ru: "механизм „{mechanism}“ этой версии не известен; запись недостижима, пока он не появится",
   },
   summary_repeats_body: {
     en: "“summary” says the same as the first paragraph; the derived summary is used",

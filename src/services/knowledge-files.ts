@@ -4,7 +4,7 @@
  * `write_file`). Every path goes through `core/knowledge-path.ts` and then `realpath`, so
  * no `..`, absolute path, drive letter, NUL byte or symbolic link leads outside the root.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { constants, existsSync } from "node:fs";
 import {
   chmod,
@@ -21,13 +21,13 @@ import {
 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, sep } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { escapeNameText, unsafeNameCharacter } from "../core/file-name.js";
 import { pathOutsideRoot, requireKnowledgePath } from "../core/knowledge-path.js";
 import { type KnowledgeRoot, PRIMARY_ROOT_ID } from "../core/knowledge-roots.js";
 import { LoreError } from "../core/lore-error.js";
 import { type RootArgs, requireWritable, resolveRoot } from "../core/root-resolution.js";
 import { matchRegistry, parseRegistry, REGISTRY_PATH } from "../core/roots-registry.js";
+import { holdLockFile, lockFilePath } from "./lock-file.js";
 
 /** The folder of a root that holds its notes. */
 export const KNOWLEDGE_DIR = "knowledge";
@@ -346,53 +346,21 @@ async function withFileLock<T>(preferred: string, file: string, fn: () => Promis
       return fallback;
     },
   );
-  const lock = join(
-    lockDir,
-    `${createHash("sha256").update(file).digest("hex").slice(0, 40)}.lock`,
+  return holdLockFile(
+    lockFilePath(lockDir, file),
+    {
+      waitMs: LOCK_WAIT_MS,
+      staleMs: LOCK_STALE_MS,
+      onTimeout: () =>
+        new LoreError("file_busy", { path: basename(file), seconds: LOCK_WAIT_MS / 1000 }),
+    },
+    fn,
   );
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      const handle = await open(lock, "wx", 0o600);
-      await handle.writeFile(String(process.pid)).finally(() => handle.close());
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      if (await staleLock(lock)) {
-        await unlink(lock).catch(() => {});
-        continue;
-      }
-      if (Date.now() > deadline) {
-        throw new LoreError("file_busy", { path: basename(file), seconds: LOCK_WAIT_MS / 1000 });
-      }
-      await sleep(5 + Math.floor(Math.random() * 20));
-    }
-  }
-  try {
-    return await fn();
-  } finally {
-    await unlink(lock).catch(() => {});
-  }
 }
 
 /** The lock folder when none is configured: `lore-<uid>/locks` in the OS temp folder. */
 function defaultLockDir(): string {
   return join(tmpdir(), `lore-${process.getuid?.() ?? "user"}`, "locks");
-}
-
-/** Whether a lock file was left by a writer that is gone (its pid is dead, or it is old). */
-async function staleLock(lock: string): Promise<boolean> {
-  const info = await stat(lock).catch(() => null);
-  if (info === null) return false;
-  if (Date.now() - info.mtimeMs > LOCK_STALE_MS) return true;
-  const pid = Number((await readFile(lock, "utf8").catch(() => "")).trim());
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ESRCH";
-  }
 }
 
 /** Refuses when `dir` no longer resolves to `folder` inside `base` (swapped for a link, moved). */

@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
-import { lstat, mkdir, mkdtemp, open, readFile, stat, unlink } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LoreError } from "../core/lore-error.js";
+import { holdLockFile, lockFilePath } from "./lock-file.js";
 
 /** Longest wait for another writer's lock, ms. */
 export const WIKI_LOCK_WAIT_MS = 30_000;
@@ -11,8 +11,6 @@ export const WIKI_LOCK_STALE_MS = 60_000;
 
 /** In-process queues, by lock key: writers in one process wait here, not on the file. */
 const queues = new Map<string, Promise<unknown>>();
-
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /**
  * The folder of wiki lock files: `<tmp>/lore-wiki-locks-<uid>` (mode 0700, this user's),
@@ -37,53 +35,22 @@ async function lockFolder(): Promise<string> {
 
 let folder: string | undefined;
 
-/** Whether a lock file was left by a writer that is gone (its pid is dead, or it is old). */
-async function staleLock(lock: string): Promise<boolean> {
-  const info = await stat(lock).catch(() => null);
-  if (info === null) return false;
-  if (Date.now() - info.mtimeMs > WIKI_LOCK_STALE_MS) return true;
-  const pid = Number((await readFile(lock, "utf8").catch(() => "")).trim());
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ESRCH";
-  }
-}
-
 async function withLockFile<T>(key: string, fn: () => Promise<T>): Promise<T> {
-  const lock = join(
-    await lockFolder(),
-    `${createHash("sha256").update(key).digest("hex").slice(0, 40)}.lock`,
-  );
-  const deadline = Date.now() + WIKI_LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      const handle = await open(lock, "wx", 0o600);
-      await handle.writeFile(String(process.pid)).finally(() => handle.close());
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      if (await staleLock(lock)) {
-        await unlink(lock).catch(() => {});
-        continue;
-      }
-      if (Date.now() > deadline)
-        throw new LoreError("forge_conflict", {
+  return holdLockFile(
+    lockFilePath(await lockFolder(), key),
+    {
+      waitMs: WIKI_LOCK_WAIT_MS,
+      staleMs: WIKI_LOCK_STALE_MS,
+      onTimeout: () =>
+        new LoreError("forge_conflict", {
           path: key,
           repo: "the wiki",
           reason: `another writer held it for ${WIKI_LOCK_WAIT_MS} ms`,
           reason_ru: `другой писатель держал его ${WIKI_LOCK_WAIT_MS} мс`,
-        });
-      await sleep(5 + Math.floor(Math.random() * 20));
-    }
-  }
-  try {
-    return await fn();
-  } finally {
-    await unlink(lock).catch(() => {});
-  }
+        }),
+    },
+    fn,
+  );
 }
 
 /**

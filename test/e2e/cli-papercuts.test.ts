@@ -325,11 +325,11 @@ describe("help texts, did you mean, localized option errors", () => {
     );
   });
 
-  it("lore --verison: did you mean “lore --version”?", async () => {
+  it("lore --verison: did you mean “--version”?", async () => {
     const run = await lore(["--verison"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
-      "lore: unknown command “--verison”; did you mean “lore --version”?; see lore --help [invalid_input]\n",
+      "lore: “--verison” is not an option of lore; did you mean “--version”? See lore --help [invalid_input]\n",
     );
   });
 
