@@ -1,20 +1,4 @@
-/**
- * Indexes the notes of every knowledge root so recall searches them (knowledge roots: "Recall also
- * searches the notes of every root (full text; a note that is an entry also fires its
- * contract); each hit names its root").
- *
- * Each root's notes are stored under the repository name `root:<id>` (see
- * {@link rootRepoName}), paths relative to its `knowledge/` folder, so `read_file` takes a
- * hit's `path` as is. A note that parses (lenient) as an entry whose id no other file holds
- * is stored as that entry; any other note is stored whole as a text-only entry with the
- * id `note:<root>:<path>`, origin `human`, no contract (never fired, found by text). Runs
- * are incremental by git blob sha; notes gone from the disk are dropped; each root's
- * changes are written in one transaction. Ids are unique per source: a note holding the id
- * of a repository's entry never shadows it — both are kept and the clash is reported
- * (`RootIndexRun.clashes`).
- */
-import type { Dirent } from "node:fs";
-import { readdir, readFile, realpath } from "node:fs/promises";
+import { readFile, realpath } from "node:fs/promises";
 import { join, sep } from "node:path";
 import type { ParsedEntry } from "../core/entry.js";
 import type { KnowledgeRoot } from "../core/knowledge-roots.js";
@@ -24,6 +8,7 @@ import { deriveSummary } from "../core/summary.js";
 import type { EntryIndex, IdClash } from "../index/entry-index.js";
 import { gitBlobSha } from "./index-folder.js";
 import { KNOWLEDGE_DIR, MAX_FILE_BYTES } from "./knowledge-files.js";
+import { listMarkdownFiles } from "./list-markdown-files.js";
 
 /** What one root's run did. */
 export interface RootIndexRun {
@@ -74,7 +59,7 @@ async function indexRoot(index: EntryIndex, root: KnowledgeRoot): Promise<RootIn
   // A `knowledge/` that is a symbolic link out of the root is not indexed (read_file refuses
   // it too, `path_outside_root`): what was stored from it is dropped below.
   const escapes = await leadsOutside(root.path, base);
-  const paths = escapes ? [] : await listNotes(base);
+  const paths = escapes ? [] : await listMarkdownFiles(base);
   if (paths === null) return run;
   run.exists = !escapes;
   const stored = index.listFiles(repo);
@@ -168,24 +153,4 @@ async function leadsOutside(rootPath: string, base: string): Promise<boolean> {
   const baseReal = await realpath(base).catch(() => null);
   if (rootReal === null || baseReal === null) return false;
   return !baseReal.startsWith(rootReal.endsWith(sep) ? rootReal : rootReal + sep);
-}
-
-/** The `.md` regular files under a folder, `/`-separated, sorted; null when it is missing. */
-async function listNotes(base: string): Promise<string[] | null> {
-  const list = (dir: string) => readdir(dir, { withFileTypes: true });
-  const top = await list(base).catch(() => null);
-  if (top === null) return null;
-  const out: string[] = [];
-  const walk = async (relative: string, entries: Dirent[]): Promise<void> => {
-    for (const entry of entries) {
-      const path = relative === "" ? entry.name : `${relative}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (entry.name.startsWith(".")) continue;
-        await walk(path, await list(join(base, path)).catch(() => []));
-      } else if (entry.isFile() && entry.name.endsWith(".md")) out.push(path);
-      // symbolic links are never followed: nothing outside the root is read
-    }
-  };
-  await walk("", top);
-  return out.sort();
 }

@@ -1,18 +1,3 @@
-/**
- * The current project's wiki pages in recall's index (recall "one recall over all local
- * knowledge"): each page of `<project>/.wiki/` is stored as a text-only entry under the
- * index repository `wiki:<project folder>` (`wikiRepoName`), analysed like every entry —
- * one full-text engine, one ranking — so `lore recall` and the recall tool list entries,
- * root notes and wiki pages together, each hit naming its kind and source.
- *
- * A page is stored with the id `wiki:<project folder>:<slug>`, origin `human`, no
- * contract (found by text, never fired), its frontmatter left out of the text, and the
- * summary `title — first paragraph` (the title from the frontmatter, else the first
- * heading, else the slug; at most 512 bytes). `index.md` and `log.md` at the top of the
- * wiki are not pages. Runs are incremental by git blob sha; pages gone from the disk (or
- * the whole `.wiki/`) are dropped. Symbolic links are never followed.
- */
-import type { Dirent } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { ParsedEntry } from "../core/entry.js";
@@ -23,6 +8,7 @@ import { parseWikiPage } from "../core/wiki-page.js";
 import type { EntryIndex } from "../index/entry-index.js";
 import { gitBlobSha } from "./index-folder.js";
 import { MAX_FILE_BYTES } from "./knowledge-files.js";
+import { listMarkdownFiles } from "./list-markdown-files.js";
 
 /** What one run did. */
 export interface WikiIndexRun {
@@ -138,24 +124,8 @@ export function wikiPageEntry(projectDir: string, path: string, text: string): P
   };
 }
 
-/** The `.md` pages under a wiki folder, `/`-separated, sorted; null when it is missing. */
+/** The `.md` pages under a wiki folder (not its top-level index and log), sorted; null when missing. */
 async function listPages(base: string): Promise<string[] | null> {
-  const list = (dir: string) => readdir(dir, { withFileTypes: true });
-  const top = await list(base).catch(() => null);
-  if (top === null) return null;
-  const out: string[] = [];
-  const walk = async (relative: string, entries: Dirent[]): Promise<void> => {
-    for (const entry of entries) {
-      const path = relative === "" ? entry.name : `${relative}/${entry.name}`;
-      if (entry.isDirectory()) {
-        if (entry.name.startsWith(".")) continue;
-        await walk(path, await list(join(base, path)).catch(() => []));
-      } else if (entry.isFile() && entry.name.endsWith(".md")) {
-        if (relative === "" && NOT_PAGES.has(entry.name)) continue;
-        out.push(path);
-      }
-    }
-  };
-  await walk("", top);
-  return out.sort();
+  const files = await listMarkdownFiles(base);
+  return files === null ? null : files.filter((path) => path.includes("/") || !NOT_PAGES.has(path));
 }
