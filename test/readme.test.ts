@@ -4,10 +4,10 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { DOCTOR_CODES } from "../src/cli/commands/doctor.js";
 import { NOTICE_CODES } from "../src/cli/notice-codes.js";
-import { DIAGNOSTIC_CODES } from "../src/core/diagnostic.js";
-import { IMPORT_SKIP_MESSAGES } from "../src/core/import-rule-skip.js";
-import { ERROR_CODES } from "../src/core/lore-error.js";
-import { parseEntry } from "../src/core/parse-entry.js";
+import { DIAGNOSTIC_CODES } from "../src/core/entry/diagnostic.js";
+import { parseEntry } from "../src/core/entry/parse-entry.js";
+import { ERROR_CODES } from "../src/core/errors/lore-error.js";
+import { IMPORT_SKIP_MESSAGES } from "../src/core/import/import-rule-skip.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const README = readFileSync(join(ROOT, "README.md"), "utf8");

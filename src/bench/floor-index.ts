@@ -7,7 +7,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import Database from "better-sqlite3";
-import { KNOWLEDGE_PREFIX } from "../services/index-knowledge.js";
+import { KNOWLEDGE_PREFIX } from "../services/indexing/index-knowledge.js";
 import { benchGitEnv } from "./generate-entries.js";
 
 /** What the floor did. */

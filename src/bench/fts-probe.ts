@@ -11,11 +11,11 @@
  * `PROBE_NO_OPTIMIZE=1` leaves the FTS segments unmerged after the build.
  */
 import { existsSync } from "node:fs";
-import { indexDocument } from "../core/index-document.js";
-import { parseEntry } from "../core/parse-entry.js";
+import { indexDocument } from "../core/entry/index-document.js";
+import { parseEntry } from "../core/entry/parse-entry.js";
 import { openIndex } from "../index/entry-index.js";
-import { recall } from "../services/recall.js";
-import { search } from "../services/search.js";
+import { recall } from "../services/knowledge/recall.js";
+import { search } from "../services/knowledge/search.js";
 import { generateEntryFiles } from "./generate-entries.js";
 import { buildQuerySet } from "./query-set.js";
 

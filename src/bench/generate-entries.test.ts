@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseEntry } from "../core/parse-entry.js";
-import { isUuidV7 } from "../core/uuid7.js";
+import { parseEntry } from "../core/entry/parse-entry.js";
+import { isUuidV7 } from "../core/entry/uuid7.js";
 import { generateEntryFiles, writeEntryRepo } from "./generate-entries.js";
 
 const temps: string[] = [];

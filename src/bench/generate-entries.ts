@@ -9,9 +9,9 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ContractClause, Entry } from "../core/entry.js";
-import { formatEntry } from "../core/format-entry.js";
-import { KNOWLEDGE_PREFIX } from "../services/index-knowledge.js";
+import type { ContractClause, Entry } from "../core/entry/entry.js";
+import { formatEntry } from "../core/entry/format-entry.js";
+import { KNOWLEDGE_PREFIX } from "../services/indexing/index-knowledge.js";
 import { createSeededRandom, createZipfSampler, type SeededRandom } from "./seeded-random.js";
 import { buildVocabularies, TOOL_NAMES, type Vocabulary } from "./word-lists.js";
 

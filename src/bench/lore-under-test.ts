@@ -5,9 +5,9 @@
  */
 import { openGitRepo } from "../adapters/git-cli/git-cli-repo.js";
 import { openIndex } from "../index/entry-index.js";
-import { indexRepository } from "../services/index-repo.js";
-import { recall } from "../services/recall.js";
-import { search } from "../services/search.js";
+import { indexRepository } from "../services/indexing/index-repo.js";
+import { recall } from "../services/knowledge/recall.js";
+import { search } from "../services/knowledge/search.js";
 import type { BenchQuery } from "./query-set.js";
 
 /** What one Lore index build did. */

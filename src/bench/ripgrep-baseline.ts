@@ -4,7 +4,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
-import { KNOWLEDGE_PREFIX } from "../services/index-knowledge.js";
+import { KNOWLEDGE_PREFIX } from "../services/indexing/index-knowledge.js";
 
 /** The ripgrep version line, or null when `rg` is not on PATH. */
 export function ripgrepVersion(): string | null {

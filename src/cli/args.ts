@@ -1,6 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { LoreError } from "../core/lore-error.js";
-import { nearestKey } from "../core/nearest-key.js";
+import { LoreError } from "../core/errors/lore-error.js";
+import { nearestKey } from "../core/text/nearest-key.js";
 import type { CommandArgs } from "./command.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { ParseArgsConfig } from "node:util";
-import type { Lang } from "../core/localized-text.js";
+import type { Lang } from "../core/errors/localized-text.js";
 import type { Lore } from "../main/compose.js";
 import type { LoreSettings } from "../main/load-config.js";
 

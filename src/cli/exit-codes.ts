@@ -1,4 +1,4 @@
-import type { ErrorKind } from "../core/lore-error.js";
+import type { ErrorKind } from "../core/errors/lore-error.js";
 
 /**
  * Exit codes of the `lore` command, one per error kind (STYLE.md habit 4: each surface maps

@@ -1,5 +1,5 @@
-import type { Lang } from "../core/localized-text.js";
-import type { IndexReport } from "../services/index-knowledge.js";
+import type { Lang } from "../core/errors/localized-text.js";
+import type { IndexReport } from "../services/indexing/index-knowledge.js";
 
 /**
  * One line about an indexing run: what, and the counts.

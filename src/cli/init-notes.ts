@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import { hasControlCharacter, parseConfig } from "../core/config.js";
-import { HOT_FILE } from "../core/hot-sections.js";
-import { LoreError } from "../core/lore-error.js";
-import { tomlPathString } from "../core/toml-path.js";
+import { hasControlCharacter, parseConfig } from "../core/config/config.js";
+import { tomlPathString } from "../core/config/toml-path.js";
+import { LoreError } from "../core/errors/lore-error.js";
+import { HOT_FILE } from "../core/roots/hot-sections.js";
 import {
   agentNotes,
   HOT_SECTION_EXAMPLE_PATH,

@@ -1,5 +1,5 @@
-import type { Lang } from "../core/localized-text.js";
-import { fromSqliteError, isLoreError, LoreError } from "../core/lore-error.js";
+import type { Lang } from "../core/errors/localized-text.js";
+import { fromSqliteError, isLoreError, LoreError } from "../core/errors/lore-error.js";
 import { exitCodeFor } from "./exit-codes.js";
 
 /**

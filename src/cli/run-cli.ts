@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
-import type { Lang } from "../core/localized-text.js";
-import { pickLang } from "../core/localized-text.js";
-import { nearestKey } from "../core/nearest-key.js";
+import type { Lang } from "../core/errors/localized-text.js";
+import { pickLang } from "../core/errors/localized-text.js";
+import { nearestKey } from "../core/text/nearest-key.js";
 import type { Lore } from "../main/compose.js";
 import type { LoreSettings } from "../main/load-config.js";
 import { parseCommandArgs } from "./args.js";

@@ -9,7 +9,7 @@ import { printRecall } from "../cli/commands/recall.js";
 import { indexSummary } from "../cli/index-summary.js";
 import { composeLore } from "../main/compose.js";
 import { detectLang } from "../main/load-config.js";
-import type { RecallAnswer } from "../services/recall.js";
+import type { RecallAnswer } from "../services/knowledge/recall.js";
 
 const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const EXAMPLES = join(PACKAGE_ROOT, "examples", "knowledge");

@@ -1,5 +1,5 @@
 /**
- * Contract recall through the lookup tables (the rule is in `core/contract-match.ts`): a
+ * Contract recall through the lookup tables (the rule is in `core/recall/contract-match.ts`): a
  * few indexed lookups, whatever the number of entries.
  *
  * A recall first collects the entries whose contract fires, each with the query words its
@@ -10,8 +10,8 @@
  * them: entry ids are read only for the entries that can be on the page, and the one group
  * of equal rank that crosses the page boundary is ordered by entry id by a limited query.
  */
-import { type MatchReason, occursIn } from "../core/contract-match.js";
-import { countBits } from "../core/recall-score.js";
+import { type MatchReason, occursIn } from "../core/recall/contract-match.js";
+import { countBits } from "../core/recall/recall-score.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
 
 /** A fired entry without its id: its file, covered query terms (bit mask), whether the tool fired. */

@@ -13,7 +13,7 @@
  * (usage statistics, never knowledge).
  *
  * The timed write never waits on another writer: while a refresh holds the write lock (a
- * long transaction, see `services/index-refresh.ts`) it tries with no busy timeout and, if
+ * long transaction, see `services/indexing/index-refresh.ts`) it tries with no busy timeout and, if
  * the file is locked, keeps the counts queued and tries again {@link FLUSH_DELAY_MS} later.
  * A read therefore never fails or stalls because the index is being refreshed.
  */

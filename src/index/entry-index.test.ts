@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { makeDiagnostic } from "../core/diagnostic.js";
-import type { ContractClause, ParsedEntry } from "../core/entry.js";
+import { makeDiagnostic } from "../core/entry/diagnostic.js";
+import type { ContractClause, ParsedEntry } from "../core/entry/entry.js";
 import { type EntryIndex, openIndex } from "./entry-index.js";
 
 const ID1 = "0190f5a4-3b2c-7d10-8a11-2b3c4d5e6f70";

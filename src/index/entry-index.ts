@@ -5,17 +5,17 @@
  */
 import { existsSync } from "node:fs";
 import { readBlobsSync } from "../adapters/git-cli/read-blobs-sync.js";
-import { type Diagnostic, makeDiagnostic } from "../core/diagnostic.js";
+import { type Diagnostic, makeDiagnostic } from "../core/entry/diagnostic.js";
 import {
   type ContractClause,
   KNOWN_MECHANISMS,
   type Origin,
   type ParsedEntry,
-} from "../core/entry.js";
-import { entryBodyOf } from "../core/entry-body.js";
-import { entryText, type IndexDocument, indexDocument } from "../core/index-document.js";
-import { LoreError } from "../core/lore-error.js";
-import { evaluateContract } from "../core/parse-contract.js";
+} from "../core/entry/entry.js";
+import { entryBodyOf } from "../core/entry/entry-body.js";
+import { entryText, type IndexDocument, indexDocument } from "../core/entry/index-document.js";
+import { evaluateContract } from "../core/entry/parse-contract.js";
+import { LoreError } from "../core/errors/lore-error.js";
 import { ContractLookup } from "./contract-lookup.js";
 import { type CounterRow, Counters, isBusy } from "./counters.js";
 import { migrate } from "./migrate.js";
@@ -67,7 +67,7 @@ export type RepositoryKind = "git" | "folder" | "root";
 
 /** One indexed source (a row of `repositories`, migration 4). */
 export interface RepositoryRecord {
-  /** The identity: the name its files are stored under (see `core/repo-identity.ts`). */
+  /** The identity: the name its files are stored under (see `core/repos/repo-identity.ts`). */
   repo: string;
   /** The absolute folder it was last read from. */
   path: string;

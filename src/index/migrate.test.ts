@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { LoreError } from "../core/lore-error.js";
+import { LoreError } from "../core/errors/lore-error.js";
 import { openIndex } from "./entry-index.js";
 import { MIGRATIONS, migrate, SCHEMA_VERSION } from "./migrate.js";
 import { openSqliteDatabase } from "./sqlite-database.js";

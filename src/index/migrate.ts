@@ -1,7 +1,7 @@
 /**
  * Versioned schema migrations through `PRAGMA user_version` (the index).
  */
-import { LoreError } from "../core/lore-error.js";
+import { LoreError } from "../core/errors/lore-error.js";
 import { MIGRATION_001 } from "./migrations/001-initial.js";
 import { migration002 } from "./migrations/002-fts-delete.js";
 import { migration003 } from "./migrations/003-word-keys.js";

@@ -4,8 +4,8 @@
  * notes (thousands, not the 100k entries `text-search.ts` is tuned for), so this ranks every
  * match of the repository with bm25 up to a cap, with plain prepared statements.
  */
-import { occursIn } from "../core/contract-match.js";
-import type { QueryTerm } from "../core/search-query.js";
+import { occursIn } from "../core/recall/contract-match.js";
+import type { QueryTerm } from "../core/recall/search-query.js";
 import { type ContractInput, coveredTerms } from "./contract-lookup.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
 import { SUMMARY_WEIGHT } from "./text-search.js";

@@ -2,7 +2,7 @@
  * Opening the SQLite file of the index (better-sqlite3, WAL).
  */
 import Database from "better-sqlite3";
-import { LoreError } from "../core/lore-error.js";
+import { LoreError } from "../core/errors/lore-error.js";
 
 /**
  * The subset of a better-sqlite3 connection the index uses (STYLE.md habit 3: a port is the

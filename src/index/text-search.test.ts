@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ParsedEntry } from "../core/entry.js";
-import { LoreError } from "../core/lore-error.js";
-import { parseSearchQuery } from "../core/search-query.js";
+import type { ParsedEntry } from "../core/entry/entry.js";
+import { LoreError } from "../core/errors/lore-error.js";
+import { parseSearchQuery } from "../core/recall/search-query.js";
 import { type EntryIndex, openIndex } from "./entry-index.js";
 
 /** A UUIDv7-shaped id from a number (ordering follows `n`). */

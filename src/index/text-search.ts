@@ -22,7 +22,7 @@
  *    others, each group in index order; scores are 0. The total is counted up to
  *    `totalCap` (`totalExact: false` above it).
  */
-import type { QueryTerm } from "../core/search-query.js";
+import type { QueryTerm } from "../core/recall/search-query.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
 
 /** bm25 weight of the summary column (the body weighs 1). */

@@ -3,13 +3,13 @@ import { readFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { HeadWatch, locateGitFolders } from "../adapters/git-cli/head-watch.js";
 import { indexSummary } from "../cli/index-summary.js";
-import type { ParseResult } from "../core/entry.js";
-import { wikiRepoName } from "../core/hit-source.js";
-import type { KnowledgeRoot } from "../core/knowledge-roots.js";
-import type { Lang } from "../core/localized-text.js";
-import { fromSqliteError, isLoreError, LoreError } from "../core/lore-error.js";
-import { rootRepoName } from "../core/root-repo-name.js";
-import { resolveRoot } from "../core/root-resolution.js";
+import type { ParseResult } from "../core/entry/entry.js";
+import type { Lang } from "../core/errors/localized-text.js";
+import { fromSqliteError, isLoreError, LoreError } from "../core/errors/lore-error.js";
+import { wikiRepoName } from "../core/recall/hit-source.js";
+import type { KnowledgeRoot } from "../core/roots/knowledge-roots.js";
+import { rootRepoName } from "../core/roots/root-repo-name.js";
+import { resolveRoot } from "../core/roots/root-resolution.js";
 import {
   type EntryIndex,
   type OpenIndexOptions,
@@ -19,23 +19,23 @@ import {
 import type { FederationPort } from "../mcp/federation-port.js";
 import type { KnowledgePort, RecallArgs } from "../mcp/knowledge-port.js";
 import type { ToolNames } from "../mcp/tool-names.js";
-import { type EntryView, getEntry } from "../services/get-entry.js";
-import type { IndexProgress } from "../services/index-knowledge.js";
-import { pruneIndex } from "../services/index-prune.js";
-import { IndexRefresher } from "../services/index-refresh.js";
-import type { RootIndexRun } from "../services/index-roots.js";
-import type { IndexRun, IndexTargetDeps } from "../services/index-target.js";
+import type { IndexProgress } from "../services/indexing/index-knowledge.js";
+import { pruneIndex } from "../services/indexing/index-prune.js";
+import { IndexRefresher } from "../services/indexing/index-refresh.js";
+import type { RootIndexRun } from "../services/indexing/index-roots.js";
+import type { IndexRun, IndexTargetDeps } from "../services/indexing/index-target.js";
+import type { WikiIndexRun } from "../services/indexing/recall-wiki.js";
+import { type EntryView, getEntry } from "../services/knowledge/get-entry.js";
+import { type RecallAnswer, recall } from "../services/knowledge/recall.js";
 import type {
   ReadFileAnswer,
   ReadFileInput,
   WriteFileAnswer,
   WriteFileInput,
-} from "../services/knowledge-files.js";
-import { type RecallAnswer, recall } from "../services/recall.js";
-import { recallInRepo, recallInRoot, withRoots } from "../services/recall-roots.js";
-import type { WikiIndexRun } from "../services/recall-wiki.js";
-import type { RootsStatusAnswer } from "../services/roots-status.js";
-import type { RouteContextAnswer } from "../services/route-context.js";
+} from "../services/roots/knowledge-files.js";
+import { recallInRepo, recallInRoot, withRoots } from "../services/roots/recall-roots.js";
+import type { RootsStatusAnswer } from "../services/roots/roots-status.js";
+import type { RouteContextAnswer } from "../services/roots/route-context.js";
 import { lazyFederation } from "./lazy-federation.js";
 import type { LoreSettings } from "./load-config.js";
 
@@ -57,9 +57,9 @@ export interface IndexTargetOptions {
   onProgress?: (progress: IndexProgress) => void;
 }
 
-export type { IndexRun } from "../services/index-target.js";
+export type { IndexRun } from "../services/indexing/index-target.js";
 
-/** A server's index upkeep (see `services/index-refresh.ts`). */
+/** A server's index upkeep (see `services/indexing/index-refresh.ts`). */
 export interface ServedIndex {
   /** Resolves when the repositories never indexed before are; never rejects. */
   ready: Promise<void>;
@@ -95,7 +95,7 @@ export interface Lore {
   /**
    * Keeps the index of `targets` (and the roots) fresh for a server: answers come at once
    * from the existing index, a restart with nothing changed is O(1), a moved HEAD is seen
-   * before the next answer (see `services/index-refresh.ts`).
+   * before the next answer (see `services/indexing/index-refresh.ts`).
    */
   serveIndex(targets: readonly string[]): ServedIndex;
   /** Every indexed repository, folder and root with its counts (`lore repos`). */
@@ -121,23 +121,23 @@ export interface Lore {
   /** The configured knowledge roots (seed 003); empty without `[knowledge]`. */
   readonly roots: readonly KnowledgeRoot[];
   /**
-   * Indexes the current project's wiki pages (`<project>/.wiki/`, `services/recall-wiki.ts`)
+   * Indexes the current project's wiki pages (`<project>/.wiki/`, `services/indexing/recall-wiki.ts`)
    * so recall lists them; incremental. With `ifChanged`, does nothing when the wiki's
    * fingerprint (`wikiFingerprint`) is the one of the last run.
    */
   indexWiki(options?: { ifChanged?: boolean }): Promise<WikiIndexRun | undefined>;
   /**
-   * Indexes the notes of every root (see `services/index-roots.ts`), so recall finds them.
+   * Indexes the notes of every root (see `services/indexing/index-roots.ts`), so recall finds them.
    * A missing root folder is reported in its run and does not stop the others.
    */
   indexRoots(): Promise<RootIndexRun[]>;
-  /** `read_file` (see `services/knowledge-files.ts`). */
+  /** `read_file` (see `services/roots/knowledge-files.ts`). */
   readFile(input: ReadFileInput, options?: RootAccessOptions): Promise<ReadFileAnswer>;
-  /** `write_file`: primary only (see `services/knowledge-files.ts`). */
+  /** `write_file`: primary only (see `services/roots/knowledge-files.ts`). */
   writeFile(input: WriteFileInput, options?: RootAccessOptions): Promise<WriteFileAnswer>;
-  /** `route_context` (see `services/route-context.ts`). */
+  /** `route_context` (see `services/roots/route-context.ts`). */
   routeContext(query: string): Promise<RouteContextAnswer>;
-  /** `status` of the roots (see `services/roots-status.ts`). */
+  /** `status` of the roots (see `services/roots/roots-status.ts`). */
   status(): Promise<RootsStatusAnswer>;
   /**
    * The whole entry with the configured user (counts a read); `text` is the file's bytes as
@@ -208,11 +208,15 @@ export async function composeLore(
   });
   // Indexing code (git, the batch parser) is loaded when an index runs, not by `lore recall`.
   const indexTarget = async (on: EntryIndex, target: string, opts: IndexTargetOptions = {}) =>
-    (await import("../services/index-target.js")).indexTarget(targetDeps(on), target, opts);
+    (await import("../services/indexing/index-target.js")).indexTarget(
+      targetDeps(on),
+      target,
+      opts,
+    );
   const indexOne = (target: string, opts: IndexTargetOptions = {}) =>
     indexTarget(index, target, opts);
   const indexRootsOn = async (on: EntryIndex) =>
-    (await import("../services/index-roots.js")).indexRoots(on, roots);
+    (await import("../services/indexing/index-roots.js")).indexRoots(on, roots);
   const rootRepos = roots.map((root) => rootRepoName(root.id));
   // Repositories whose folder is gone and roots no longer configured drop out before the
   // first read; not before indexing, so a moved repository is found under its identity and
@@ -288,7 +292,9 @@ export async function composeLore(
     },
     indexRoots: () => indexRootsOn(index),
     async indexWiki(options = {}) {
-      const { indexProjectWiki, wikiFingerprint } = await import("../services/recall-wiki.js");
+      const { indexProjectWiki, wikiFingerprint } = await import(
+        "../services/indexing/recall-wiki.js"
+      );
       const fingerprint = await wikiFingerprint(projectDir);
       if (options.ifChanged === true && fingerprint === wikiSeen) return undefined;
       wikiSeen = fingerprint;
@@ -297,12 +303,19 @@ export async function composeLore(
     // The code of the roots' file, routing and status tools is loaded at its first use, so
     // that a one-shot command (`lore recall`) does not load it.
     readFile: async (input, options) =>
-      (await import("../services/knowledge-files.js")).readKnowledgeFile(rootsCtx(options), input),
+      (await import("../services/roots/knowledge-files.js")).readKnowledgeFile(
+        rootsCtx(options),
+        input,
+      ),
     writeFile: async (input, options) =>
-      (await import("../services/knowledge-files.js")).writeKnowledgeFile(rootsCtx(options), input),
+      (await import("../services/roots/knowledge-files.js")).writeKnowledgeFile(
+        rootsCtx(options),
+        input,
+      ),
     routeContext: async (query) =>
-      (await import("../services/route-context.js")).routeContext(rootsCtx(), query),
-    status: async () => (await import("../services/roots-status.js")).rootsStatus(roots, lang),
+      (await import("../services/roots/route-context.js")).routeContext(rootsCtx(), query),
+    status: async () =>
+      (await import("../services/roots/roots-status.js")).rootsStatus(roots, lang),
     async indexAll(targets) {
       for (const target of targets) {
         try {
@@ -336,14 +349,14 @@ export async function composeLore(
     },
     // The entry parser (and YAML) loads when a text is checked, not for `lore recall`.
     check: async (text, path) =>
-      (await import("../core/parse-entry.js")).parseEntry(
+      (await import("../core/entry/parse-entry.js")).parseEntry(
         text,
         path === undefined ? { mode: "strict" } : { mode: "strict", path },
       ),
     port(ready = Promise.resolve(), options = {}, served?: ServedIndex) {
       return {
         // A getter: every tool that awaits `ready` also sees a moved HEAD (the refresh
-        // before answering of `services/index-refresh.ts`).
+        // before answering of `services/indexing/index-refresh.ts`).
         get ready() {
           return served === undefined ? ready : ready.then(() => served.fresh());
         },
@@ -412,8 +425,8 @@ async function storedBytes(
       }
       return undefined;
     }
-    const { KNOWLEDGE_DIR } = await import("../services/knowledge-files.js");
-    const { gitBlobSha } = await import("../services/index-folder.js");
+    const { KNOWLEDGE_DIR } = await import("../services/roots/knowledge-files.js");
+    const { gitBlobSha } = await import("../services/indexing/index-folder.js");
     const file =
       source.kind === "root" ? join(source.path, KNOWLEDGE_DIR, path) : join(source.path, path);
     const bytes = await readFile(file);

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { LoreError } from "../core/lore-error.js";
+import { LoreError } from "../core/errors/lore-error.js";
 import { findConfigFile, findConfigFiles, loadConfigReader, loadSettings } from "./load-config.js";
 import { setFolderTrust } from "./trust-store.js";
 

@@ -1,8 +1,8 @@
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { homedir, hostname, userInfo } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import type { ConfigFile } from "../core/config.js";
-import { CONFIG_DEFAULTS } from "../core/config-defaults.js";
+import type { ConfigFile } from "../core/config/config.js";
+import { CONFIG_DEFAULTS } from "../core/config/config-defaults.js";
 import {
   type ConfigLayer,
   type ConfigSourceKind,
@@ -12,10 +12,14 @@ import {
   mergeConfigLayers,
   type SettingsNotice,
   trustFileNotice,
-} from "../core/config-layers.js";
-import { isWindowsDrivePath, type KnowledgeRoot, listRoots } from "../core/knowledge-roots.js";
-import { type Lang, pickLang } from "../core/localized-text.js";
-import { LoreError } from "../core/lore-error.js";
+} from "../core/config/config-layers.js";
+import { type Lang, pickLang } from "../core/errors/localized-text.js";
+import { LoreError } from "../core/errors/lore-error.js";
+import {
+  isWindowsDrivePath,
+  type KnowledgeRoot,
+  listRoots,
+} from "../core/roots/knowledge-roots.js";
 import type * as ConfigReader from "./read-config.js";
 
 /** The environment variables Lore reads (all optional). */
@@ -181,7 +185,7 @@ function configReader(): typeof ConfigReader {
 
 /**
  * Discovers, reads and validates the configuration files, layers them key by key (the
- * project's `./lore.toml` over the user's own file, see `core/config-layers.ts`) and
+ * project's `./lore.toml` over the user's own file, see `core/config/config-layers.ts`) and
  * applies every default. A project file's keys other than `lang` and `index.repos` count
  * only when its folder is trusted (`lore trust`); the others are listed in `ignored` and
  * said in `notices`.

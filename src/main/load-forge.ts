@@ -2,8 +2,8 @@ import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
-import type { ConfigFile } from "../core/config.js";
-import { LoreError } from "../core/lore-error.js";
+import type { ConfigFile } from "../core/config/config.js";
+import { LoreError } from "../core/errors/lore-error.js";
 import type { Backend } from "../ports/forge.js";
 
 /** The environment variables read here (`XDG_CONFIG_HOME`, `HOME`). */

@@ -5,11 +5,11 @@
  * loads these modules.
  */
 import { readFileSync } from "node:fs";
-import { type ConfigFile, formatConfigProblem, parseConfig } from "../core/config.js";
-import type { ConfigLayer } from "../core/config-layers.js";
-import { knowledgeProblems } from "../core/knowledge-roots.js";
-import type { Lang } from "../core/localized-text.js";
-import { LoreError } from "../core/lore-error.js";
+import { type ConfigFile, formatConfigProblem, parseConfig } from "../core/config/config.js";
+import type { ConfigLayer } from "../core/config/config-layers.js";
+import type { Lang } from "../core/errors/localized-text.js";
+import { LoreError } from "../core/errors/lore-error.js";
+import { knowledgeProblems } from "../core/roots/knowledge-roots.js";
 
 export { authFilePath } from "./load-forge.js";
 export { readTrustedFolders } from "./trust-store.js";

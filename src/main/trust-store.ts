@@ -20,7 +20,7 @@ import {
 } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { LoreError } from "../core/lore-error.js";
+import { LoreError } from "../core/errors/lore-error.js";
 
 /** The environment variables read here (`XDG_DATA_HOME`, `HOME`). */
 export type TrustEnv = Readonly<Record<string, string | undefined>>;

@@ -2,7 +2,7 @@ import type { Readable, Writable } from "node:stream";
 import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import type { Lang } from "../core/localized-text.js";
+import type { Lang } from "../core/errors/localized-text.js";
 import { JsonRpcIdScanner } from "./json-rpc-id-scanner.js";
 import {
   MAX_MCP_MESSAGE_BYTES,

@@ -1,5 +1,5 @@
 import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { Lang } from "../core/localized-text.js";
+import type { Lang } from "../core/errors/localized-text.js";
 import type { FederationPort } from "./federation-port.js";
 import { type FederationFeatures, registerFederationTools } from "./federation-tools.js";
 import type { KnowledgePort } from "./knowledge-port.js";

@@ -1,12 +1,12 @@
-import type { WikiPageType } from "../core/wiki-index.js";
-import type { WikiCheckReport } from "../core/wiki-index-check.js";
-import type { AskProjectsAnswer, AskProjectsInput } from "../services/ask-projects.js";
-import type { CreatedTask, CreateTaskInput } from "../services/create-task.js";
-import type { ProjectPage } from "../services/get-from.js";
-import type { IngestInput, IngestResult } from "../services/ingest-page.js";
-import type { ProjectsStatus, SyncSummary } from "../services/projects-status.js";
-import type { PromoteReport, PromoteResult } from "../services/promote-page.js";
-import type { WikiPage, WikiSearchAnswer, WikiSearchInput } from "../services/wiki-search.js";
+import type { WikiPageType } from "../core/wiki/wiki-index.js";
+import type { WikiCheckReport } from "../core/wiki/wiki-index-check.js";
+import type { AskProjectsAnswer, AskProjectsInput } from "../services/federation/ask-projects.js";
+import type { CreatedTask, CreateTaskInput } from "../services/federation/create-task.js";
+import type { ProjectPage } from "../services/federation/get-from.js";
+import type { ProjectsStatus, SyncSummary } from "../services/federation/projects-status.js";
+import type { IngestInput, IngestResult } from "../services/wiki/ingest-page.js";
+import type { PromoteReport, PromoteResult } from "../services/wiki/promote-page.js";
+import type { WikiPage, WikiSearchAnswer, WikiSearchInput } from "../services/wiki/wiki-search.js";
 
 /**
  * What the federation tools need (seeds 000/001): the shared wiki, other

@@ -1,5 +1,5 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { Lang } from "../core/localized-text.js";
+import type { Lang } from "../core/errors/localized-text.js";
 import type { FederationPort } from "./federation-port.js";
 import type { ToolNames } from "./tool-names.js";
 import { registerAskProjectsTool } from "./tools/ask-projects.js";

@@ -1,14 +1,14 @@
-import type { ParseResult } from "../core/entry.js";
-import type { EntryView } from "../services/get-entry.js";
+import type { ParseResult } from "../core/entry/entry.js";
+import type { EntryView } from "../services/knowledge/get-entry.js";
+import type { RecallAnswer } from "../services/knowledge/recall.js";
 import type {
   ReadFileAnswer,
   ReadFileInput,
   WriteFileAnswer,
   WriteFileInput,
-} from "../services/knowledge-files.js";
-import type { RecallAnswer } from "../services/recall.js";
-import type { RootsStatusAnswer } from "../services/roots-status.js";
-import type { RouteContextAnswer } from "../services/route-context.js";
+} from "../services/roots/knowledge-files.js";
+import type { RootsStatusAnswer } from "../services/roots/roots-status.js";
+import type { RouteContextAnswer } from "../services/roots/route-context.js";
 
 /** Arguments of a recall, as the tool receives them. */
 export interface RecallArgs {

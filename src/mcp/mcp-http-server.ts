@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { Lang } from "../core/localized-text.js";
-import { LoreError } from "../core/lore-error.js";
+import type { Lang } from "../core/errors/localized-text.js";
+import { LoreError } from "../core/errors/lore-error.js";
 import {
   MAX_MCP_MESSAGE_BYTES,
   requestTooLarge,

@@ -1,5 +1,5 @@
-import type { Lang } from "../core/localized-text.js";
-import { LoreError } from "../core/lore-error.js";
+import type { Lang } from "../core/errors/localized-text.js";
+import { LoreError } from "../core/errors/lore-error.js";
 
 /**
  * The largest MCP message Lore reads, in bytes of UTF-8 (4 MiB): one line of `lore mcp`

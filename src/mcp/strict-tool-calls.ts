@@ -1,9 +1,9 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { Lang, LocalizedText } from "../core/localized-text.js";
-import { ERROR_CODES, type ErrorCode, LoreError } from "../core/lore-error.js";
-import { nearestKey } from "../core/nearest-key.js";
+import type { Lang, LocalizedText } from "../core/errors/localized-text.js";
+import { ERROR_CODES, type ErrorCode, LoreError } from "../core/errors/lore-error.js";
+import { nearestKey } from "../core/text/nearest-key.js";
 import { toolError } from "./tool-error.js";
 import type { ToolNames } from "./tool-names.js";
 

@@ -1,6 +1,11 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { Lang } from "../core/localized-text.js";
-import { type ErrorCode, fromSqliteError, isLoreError, LoreError } from "../core/lore-error.js";
+import type { Lang } from "../core/errors/localized-text.js";
+import {
+  type ErrorCode,
+  fromSqliteError,
+  isLoreError,
+  LoreError,
+} from "../core/errors/lore-error.js";
 import type { ToolNames } from "./tool-names.js";
 
 /**

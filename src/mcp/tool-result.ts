@@ -1,5 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { LoreError } from "../core/lore-error.js";
+import { LoreError } from "../core/errors/lore-error.js";
 
 /**
  * Most bytes of UTF-8 JSON text in one tool answer (README "Limits"): 2 MiB. Every page

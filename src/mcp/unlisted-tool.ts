@@ -1,4 +1,4 @@
-import { LoreError } from "../core/lore-error.js";
+import { LoreError } from "../core/errors/lore-error.js";
 import type { FederationFeatures } from "./federation-tools.js";
 import type { ToolNames } from "./tool-names.js";
 

@@ -1,4 +1,4 @@
-import type { WikiLimit } from "../core/wiki-limits.js";
+import type { WikiLimit } from "../core/wiki/wiki-limits.js";
 
 /**
  * A repository as the forge lists it (seed 001, Task 2: `listUserRepos` returns
@@ -22,7 +22,7 @@ export interface FileWithSha {
 /** Options of a forge read ({@link Backend.getRawFile}, {@link Backend.getFileWithSha}). */
 export interface ReadOptions {
   /**
-   * Which size limit applies (`core/wiki-limits.ts` `WIKI_LIMITS`). A larger file is refused
+   * Which size limit applies (`core/wiki/wiki-limits.ts` `WIKI_LIMITS`). A larger file is refused
    * with LoreError `remote_file_too_large` (`data`: `size` when known, `limit` in bytes)
    * without being held in memory whole. Default: no limit.
    */

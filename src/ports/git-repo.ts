@@ -1,4 +1,4 @@
-import type { Diagnostic } from "../core/diagnostic.js";
+import type { Diagnostic } from "../core/entry/diagnostic.js";
 /**
  * A blob listed under the knowledge folder at one commit: its path (relative to the
  * repository root, `/`-separated), git blob sha (40 hex) and size in bytes.

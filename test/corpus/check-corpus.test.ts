@@ -7,7 +7,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseEntry } from "../../src/core/parse-entry.js";
+import { parseEntry } from "../../src/core/entry/parse-entry.js";
 import { isolatedEnv, runLore } from "../e2e/run-lore.js";
 import buildDist from "../global-setup.js";
 import {

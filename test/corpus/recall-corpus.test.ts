@@ -10,12 +10,12 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openGitRepo } from "../../src/adapters/git-cli/git-cli-repo.js";
 import { type EntryIndex, openIndex } from "../../src/index/entry-index.js";
-import type { ImportReport } from "../../src/services/import-folder.js";
-import { importFolder } from "../../src/services/import-folder.js";
-import type { IndexReport } from "../../src/services/index-knowledge.js";
-import { indexRepository } from "../../src/services/index-repo.js";
-import { mintEntryId } from "../../src/services/mint-entry-id.js";
-import { recall } from "../../src/services/recall.js";
+import type { ImportReport } from "../../src/services/import/import-folder.js";
+import { importFolder } from "../../src/services/import/import-folder.js";
+import type { IndexReport } from "../../src/services/indexing/index-knowledge.js";
+import { indexRepository } from "../../src/services/indexing/index-repo.js";
+import { mintEntryId } from "../../src/services/knowledge/mint-entry-id.js";
+import { recall } from "../../src/services/knowledge/recall.js";
 import { makeRepo, type TestRepo } from "../helpers/make-repo.js";
 import { CORPUS_DIR, CORPUS_PRESENT } from "./corpus-files.js";
 

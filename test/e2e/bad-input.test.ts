@@ -8,7 +8,7 @@ import { closeSync, mkdirSync, openSync, symlinkSync, writeFileSync, writeSync }
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LoreError } from "../../src/core/lore-error.js";
+import { LoreError } from "../../src/core/errors/lore-error.js";
 import { toolError } from "../../src/mcp/tool-error.js";
 import { toolNames } from "../../src/mcp/tool-names.js";
 import { makeRepo, type TestRepo } from "../helpers/make-repo.js";

@@ -17,7 +17,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMANDS } from "../../src/cli/command-list.js";
-import { isUuidV7 } from "../../src/core/uuid7.js";
+import { isUuidV7 } from "../../src/core/entry/uuid7.js";
 import { makeRepo, type TestRepo } from "../helpers/make-repo.js";
 import { knowledgeFiles, ROLLBACK_ID } from "./fixture-entries.js";
 import { isolatedEnv, LORE_BIN, type LoreRun, runLore } from "./run-lore.js";

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseEntry } from "../../src/core/parse-entry.js";
+import { parseEntry } from "../../src/core/entry/parse-entry.js";
 import { makeRepo, type TestRepo } from "../helpers/make-repo.js";
 import {
   knowledgeFiles,

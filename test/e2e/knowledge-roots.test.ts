@@ -10,8 +10,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runGit } from "../../src/adapters/git-cli/run-git.js";
-import { parseConfig } from "../../src/core/config.js";
-import { parseRegistry } from "../../src/core/roots-registry.js";
+import { parseConfig } from "../../src/core/config/config.js";
+import { parseRegistry } from "../../src/core/roots/roots-registry.js";
 import { makeRepo, type TestRepo } from "../helpers/make-repo.js";
 import { isolatedEnv, LORE_BIN, runLore } from "./run-lore.js";
 

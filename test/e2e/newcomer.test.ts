@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseEntry } from "../../src/core/parse-entry.js";
+import { parseEntry } from "../../src/core/entry/parse-entry.js";
 import { isolatedEnv, runLore } from "./run-lore.js";
 
 // What a newcomer following README.md met: each case runs the built CLI as users do.

@@ -19,17 +19,21 @@ import {
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { parseConfig } from "../../src/core/config.js";
-import type { KnowledgeRoot } from "../../src/core/knowledge-roots.js";
+import { parseConfig } from "../../src/core/config/config.js";
+import type { KnowledgeRoot } from "../../src/core/roots/knowledge-roots.js";
 import { openIndex } from "../../src/index/entry-index.js";
-import { indexRoots } from "../../src/services/index-roots.js";
+import { indexRoots } from "../../src/services/indexing/index-roots.js";
+import { recall } from "../../src/services/knowledge/recall.js";
 import {
   type RootsContext,
   readKnowledgeFile,
   writeKnowledgeFile,
-} from "../../src/services/knowledge-files.js";
-import { recall } from "../../src/services/recall.js";
-import { MAX_OVERLAY_LINES, MAX_PREVIEWS, routeContext } from "../../src/services/route-context.js";
+} from "../../src/services/roots/knowledge-files.js";
+import {
+  MAX_OVERLAY_LINES,
+  MAX_PREVIEWS,
+  routeContext,
+} from "../../src/services/roots/route-context.js";
 import { isolatedEnv, runLore } from "./run-lore.js";
 
 let tmp: string;

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseWikiIndex } from "../../src/core/wiki-index.js";
+import { parseWikiIndex } from "../../src/core/wiki/wiki-index.js";
 import { isolatedEnv, runLore } from "./run-lore.js";
 
 const sandbox = isolatedEnv();

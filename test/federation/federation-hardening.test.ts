@@ -12,13 +12,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GiteaForge } from "../../src/adapters/gitea/gitea-forge.js";
-import { parseWikiIndex } from "../../src/core/wiki-index.js";
-import { WIKI_LIMITS } from "../../src/core/wiki-limits.js";
-import { ingestPage } from "../../src/services/ingest-page.js";
-import { type CacheFile, readCache, writeCache } from "../../src/services/projects-cache.js";
-import { syncSummary } from "../../src/services/projects-status.js";
-import { syncToCache } from "../../src/services/sync.js";
-import { forgeWikiStore } from "../../src/services/wiki-store.js";
+import { parseWikiIndex } from "../../src/core/wiki/wiki-index.js";
+import { WIKI_LIMITS } from "../../src/core/wiki/wiki-limits.js";
+import {
+  type CacheFile,
+  readCache,
+  writeCache,
+} from "../../src/services/federation/projects-cache.js";
+import { syncSummary } from "../../src/services/federation/projects-status.js";
+import { syncToCache } from "../../src/services/federation/sync.js";
+import { ingestPage } from "../../src/services/wiki/ingest-page.js";
+import { forgeWikiStore } from "../../src/services/wiki/wiki-store.js";
 import { startFakeGitea } from "../helpers/fake-gitea.js";
 import { makeLocalForge, type TestForge } from "../helpers/make-forge.js";
 import { connectFederation, type FederationClient, jsonOf } from "./federation-client.js";

@@ -8,8 +8,8 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseStatusMd } from "../../src/core/tasks-status.js";
-import { parseWikiIndex } from "../../src/core/wiki-index.js";
+import { parseStatusMd } from "../../src/core/wiki/tasks-status.js";
+import { parseWikiIndex } from "../../src/core/wiki/wiki-index.js";
 import { makeLocalForge, type TestForge } from "../helpers/make-forge.js";
 import { connectFederation, type FederationClient, jsonOf } from "./federation-client.js";
 

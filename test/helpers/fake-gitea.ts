@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runGit } from "../../src/adapters/git-cli/run-git.js";
 import { LocalForge } from "../../src/adapters/local-forge/local-forge.js";
-import { isLoreError } from "../../src/core/lore-error.js";
+import { isLoreError } from "../../src/core/errors/lore-error.js";
 import { makeRepo } from "./make-repo.js";
 
 /**

@@ -4,14 +4,14 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openGitRepo } from "../../src/adapters/git-cli/git-cli-repo.js";
-import { entryText } from "../../src/core/index-document.js";
+import { entryText } from "../../src/core/entry/index-document.js";
 import { type EntryIndex, openIndex } from "../../src/index/entry-index.js";
 import { SUMMARY_WEIGHT } from "../../src/index/text-search.js";
-import { getEntry } from "../../src/services/get-entry.js";
-import { indexFolder } from "../../src/services/index-folder.js";
-import { indexRepository } from "../../src/services/index-repo.js";
-import { recall } from "../../src/services/recall.js";
-import { search } from "../../src/services/search.js";
+import { indexFolder } from "../../src/services/indexing/index-folder.js";
+import { indexRepository } from "../../src/services/indexing/index-repo.js";
+import { getEntry } from "../../src/services/knowledge/get-entry.js";
+import { recall } from "../../src/services/knowledge/recall.js";
+import { search } from "../../src/services/knowledge/search.js";
 import { makeRepo, type RepoFiles, type TestRepo } from "../helpers/make-repo.js";
 
 /**

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openIndex } from "../../src/index/entry-index.js";
 import { SCHEMA_VERSION } from "../../src/index/migrate.js";
-import { search } from "../../src/services/search.js";
+import { search } from "../../src/services/knowledge/search.js";
 import { isolatedEnv, runLore } from "../e2e/run-lore.js";
 
 /**

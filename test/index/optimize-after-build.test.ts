@@ -4,8 +4,8 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openIndex } from "../../src/index/entry-index.js";
-import { indexFolder } from "../../src/services/index-folder.js";
-import { OPTIMIZE_AFTER_ADDED } from "../../src/services/index-knowledge.js";
+import { indexFolder } from "../../src/services/indexing/index-folder.js";
+import { OPTIMIZE_AFTER_ADDED } from "../../src/services/indexing/index-knowledge.js";
 
 /**
  * Defect E: a run that adds more than `OPTIMIZE_AFTER_ADDED` files ends by merging the

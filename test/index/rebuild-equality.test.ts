@@ -3,15 +3,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { entryText } from "../../src/core/index-document.js";
+import { entryText } from "../../src/core/entry/index-document.js";
 import { type EntryIndex, openIndex } from "../../src/index/entry-index.js";
 import { SCHEMA_VERSION } from "../../src/index/migrate.js";
 import { MIGRATION_001 } from "../../src/index/migrations/001-initial.js";
 import { migration002 } from "../../src/index/migrations/002-fts-delete.js";
 import { SUMMARY_WEIGHT } from "../../src/index/text-search.js";
-import { indexFolder } from "../../src/services/index-folder.js";
-import { recall } from "../../src/services/recall.js";
-import { search } from "../../src/services/search.js";
+import { indexFolder } from "../../src/services/indexing/index-folder.js";
+import { recall } from "../../src/services/knowledge/recall.js";
+import { search } from "../../src/services/knowledge/search.js";
 
 /**
  * Defect B (the index: "deleting the database and re-indexing gives the same

@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { LoreError } from "../../core/lore-error.js";
+import { LoreError } from "../../core/errors/lore-error.js";
 import { DEFAULT_GIT_TIMEOUT_MS, firstLine, killGit, spawnGit } from "./run-git.js";
 
 /** One object read through `git cat-file --batch`. */

@@ -1,8 +1,8 @@
 import { stat } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
-import { escapeFileName, fileNameNotUtf8 } from "../../core/file-name.js";
-import { isLoreError, LoreError } from "../../core/lore-error.js";
-import { repoIdentity } from "../../core/repo-identity.js";
+import { escapeFileName, fileNameNotUtf8 } from "../../core/entry/file-name.js";
+import { isLoreError, LoreError } from "../../core/errors/lore-error.js";
+import { repoIdentity } from "../../core/repos/repo-identity.js";
 import type { GitRepo, KnowledgeBlob } from "../../ports/git-repo.js";
 import { CatFileBatch } from "./cat-file-batch.js";
 import { assertGitValue, runGit } from "./run-git.js";
@@ -105,7 +105,7 @@ export class GitCliRepo implements GitRepo {
   }
 
   /**
-   * The repository's identity (see `core/repo-identity.ts`): the normalised URL of the
+   * The repository's identity (see `core/repos/repo-identity.ts`): the normalised URL of the
    * `origin` remote, else `commit:<root commit>`, else the folder's path.
    *
    * @throws LoreError `git_failed` when git fails.

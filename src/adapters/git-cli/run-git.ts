@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { LoreError } from "../../core/lore-error.js";
+import { LoreError } from "../../core/errors/lore-error.js";
 
 /** Default time limit of one git child, ms. */
 export const DEFAULT_GIT_TIMEOUT_MS = 30_000;

@@ -1,4 +1,4 @@
-import { LoreError } from "../../core/lore-error.js";
+import { LoreError } from "../../core/errors/lore-error.js";
 
 /** What a failed Gitea call was about, for the error's message. */
 export interface GiteaCallContext {

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { type FakeGitea, startFakeGitea } from "../../../test/helpers/fake-gitea.js";
-import { WIKI_LIMITS } from "../../core/wiki-limits.js";
+import { WIKI_LIMITS } from "../../core/wiki/wiki-limits.js";
 import { GiteaForge } from "./gitea-forge.js";
 
 const servers: Server[] = [];

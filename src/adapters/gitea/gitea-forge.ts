@@ -1,6 +1,11 @@
-import { checkRef, checkRepoPath } from "../../core/forge-path.js";
-import { isLoreError, LoreError } from "../../core/lore-error.js";
-import { throwIfCancelled, tooLarge, WIKI_LIMITS, type WikiLimit } from "../../core/wiki-limits.js";
+import { isLoreError, LoreError } from "../../core/errors/lore-error.js";
+import { checkRef, checkRepoPath } from "../../core/wiki/forge-path.js";
+import {
+  throwIfCancelled,
+  tooLarge,
+  WIKI_LIMITS,
+  type WikiLimit,
+} from "../../core/wiki/wiki-limits.js";
 import type {
   Backend,
   CommitFileArgs,

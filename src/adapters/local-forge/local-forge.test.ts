@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeRepo } from "../../../test/helpers/make-repo.js";
-import { WIKI_LIMITS } from "../../core/wiki-limits.js";
+import { WIKI_LIMITS } from "../../core/wiki/wiki-limits.js";
 import { runGit } from "../git-cli/run-git.js";
 import { LocalForge } from "./local-forge.js";
 

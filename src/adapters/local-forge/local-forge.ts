@@ -1,9 +1,9 @@
 import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { checkRef, checkRepoPath } from "../../core/forge-path.js";
-import { isLoreError, LoreError } from "../../core/lore-error.js";
-import { throwIfCancelled, tooLarge, WIKI_LIMITS } from "../../core/wiki-limits.js";
+import { isLoreError, LoreError } from "../../core/errors/lore-error.js";
+import { checkRef, checkRepoPath } from "../../core/wiki/forge-path.js";
+import { throwIfCancelled, tooLarge, WIKI_LIMITS } from "../../core/wiki/wiki-limits.js";
 import type {
   Backend,
   CommitFileArgs,

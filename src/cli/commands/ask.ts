@@ -1,6 +1,6 @@
-import { LoreError } from "../../core/lore-error.js";
-import { WIKI_PAGE_TYPES, type WikiPageType } from "../../core/wiki-index.js";
-import { ASK_MAX_LIMIT, type AskProjectsInput } from "../../services/ask-projects.js";
+import { LoreError } from "../../core/errors/lore-error.js";
+import { WIKI_PAGE_TYPES, type WikiPageType } from "../../core/wiki/wiki-index.js";
+import { ASK_MAX_LIMIT, type AskProjectsInput } from "../../services/federation/ask-projects.js";
 import { flag, intOption, listOption, printJson } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";

@@ -1,20 +1,20 @@
 import { realpathSync } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { type Diagnostic, makeDiagnostic } from "../../core/diagnostic.js";
-import { LIMITS } from "../../core/entry.js";
-import { escapeFileName, fileNameNotUtf8, isUtf8Name } from "../../core/file-name.js";
-import type { Lang } from "../../core/localized-text.js";
-import { LoreError } from "../../core/lore-error.js";
+import { type Diagnostic, makeDiagnostic } from "../../core/entry/diagnostic.js";
+import { LIMITS } from "../../core/entry/entry.js";
+import { escapeFileName, fileNameNotUtf8, isUtf8Name } from "../../core/entry/file-name.js";
 import {
   type BatchEntry,
   type BatchFile,
   type BatchSkip,
   parseBatch,
-} from "../../core/parse-batch.js";
-import { formatReport } from "../../core/parse-report.js";
+} from "../../core/entry/parse-batch.js";
+import { formatReport } from "../../core/entry/parse-report.js";
+import type { Lang } from "../../core/errors/localized-text.js";
+import { LoreError } from "../../core/errors/lore-error.js";
 import { changedEntryFiles } from "../../main/changed-entry-files.js";
-import { comparePaths } from "../../services/duplicate-ids.js";
+import { comparePaths } from "../../services/indexing/duplicate-ids.js";
 import { flag, printJson } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";

@@ -2,20 +2,20 @@ import { statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { type ConfigProblem, formatConfigProblem } from "../../core/config.js";
+import { type ConfigProblem, formatConfigProblem } from "../../core/config/config.js";
+import type { Lang } from "../../core/errors/localized-text.js";
+import { isLoreError } from "../../core/errors/lore-error.js";
 import {
   findSection,
   HOT_FILE,
   ROUTING_SECTION_ID,
   splitHotSections,
-} from "../../core/hot-sections.js";
-import { sameRootId } from "../../core/knowledge-roots.js";
-import type { Lang } from "../../core/localized-text.js";
-import { isLoreError } from "../../core/lore-error.js";
+} from "../../core/roots/hot-sections.js";
+import { sameRootId } from "../../core/roots/knowledge-roots.js";
 import type { LoreSettings } from "../../main/load-config.js";
 import { loadForgeAuth } from "../../main/load-forge.js";
-import { loadRegistry } from "../../services/knowledge-files.js";
-import { rootsStatus } from "../../services/roots-status.js";
+import { loadRegistry } from "../../services/roots/knowledge-files.js";
+import { rootsStatus } from "../../services/roots/roots-status.js";
 import { atMostPositionals, flag, printJson } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";

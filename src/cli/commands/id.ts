@@ -1,4 +1,4 @@
-import { mintEntryId } from "../../services/mint-entry-id.js";
+import { mintEntryId } from "../../services/knowledge/mint-entry-id.js";
 import { atMostPositionals } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";

@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
-import { LoreError } from "../../core/lore-error.js";
-import { mintEntryId } from "../../services/mint-entry-id.js";
+import { LoreError } from "../../core/errors/lore-error.js";
+import { mintEntryId } from "../../services/knowledge/mint-entry-id.js";
 import { atMostPositionals, flag, printJson, stringOption } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
@@ -45,7 +45,7 @@ export const importCommand: Command = {
     const to = outOption
       ? resolve(ctx.cwd, outOption)
       : join(projectRoot(ctx.cwd), KNOWLEDGE_DIR, "imported");
-    const { importFolder } = await import("../../services/import-folder.js");
+    const { importFolder } = await import("../../services/import/import-folder.js");
     const report = await importFolder({
       from: resolve(ctx.cwd, from),
       to,

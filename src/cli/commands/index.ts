@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
-import type { Lang } from "../../core/localized-text.js";
-import { LoreError } from "../../core/lore-error.js";
-import type { IndexProgress } from "../../services/index-knowledge.js";
-import { notIndexedNotice } from "../../services/index-target.js";
+import type { Lang } from "../../core/errors/localized-text.js";
+import { LoreError } from "../../core/errors/lore-error.js";
+import type { IndexProgress } from "../../services/indexing/index-knowledge.js";
+import { notIndexedNotice } from "../../services/indexing/index-target.js";
 import { atMostPositionals, flag, printJson, stringOption } from "../args.js";
 import type { CliContext, Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";

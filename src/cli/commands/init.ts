@@ -1,6 +1,6 @@
 import { readdir } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { tomlPathString } from "../../core/toml-path.js";
+import { tomlPathString } from "../../core/config/toml-path.js";
 import { userConfigPath } from "../../main/load-config.js";
 import type { ToolNameStyle } from "../../mcp/tool-names.js";
 import { atMostPositionals, stringOption } from "../args.js";

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { LoreError } from "../../core/lore-error.js";
+import { LoreError } from "../../core/errors/lore-error.js";
 import { parseToolNameStyle, type ToolNameStyle } from "../../mcp/tool-names.js";
 import { atMostPositionals, listOption, stringOption } from "../args.js";
 import type { CliContext, Command, CommandArgs } from "../command.js";

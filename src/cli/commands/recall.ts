@@ -1,7 +1,7 @@
-import { LoreError } from "../../core/lore-error.js";
+import { LoreError } from "../../core/errors/lore-error.js";
 import type { RecallArgs } from "../../mcp/knowledge-port.js";
-import { cursorOffset, MAX_LIMIT } from "../../services/hit-page.js";
-import type { RecallAnswer } from "../../services/recall.js";
+import { cursorOffset, MAX_LIMIT } from "../../services/knowledge/hit-page.js";
+import type { RecallAnswer } from "../../services/knowledge/recall.js";
 import { flag, intOption, printJson, stringOption } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";

@@ -1,4 +1,4 @@
-import type { Lang } from "../../core/localized-text.js";
+import type { Lang } from "../../core/errors/localized-text.js";
 import type { RepositoryListing } from "../../index/entry-index.js";
 import { atMostPositionals, flag, printJson } from "../args.js";
 import type { Command } from "../command.js";

@@ -1,5 +1,5 @@
-import type { Lang } from "../../core/localized-text.js";
-import type { SyncSummary } from "../../services/projects-status.js";
+import type { Lang } from "../../core/errors/localized-text.js";
+import type { SyncSummary } from "../../services/federation/projects-status.js";
 import { atMostPositionals, flag, printJson } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";

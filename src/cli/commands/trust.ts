@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { isLoreError } from "../../core/lore-error.js";
+import { isLoreError } from "../../core/errors/lore-error.js";
 import {
   readTrustedFolders,
   realFolder,

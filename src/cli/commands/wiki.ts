@@ -1,11 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import type { Lang } from "../../core/localized-text.js";
-import { LoreError } from "../../core/lore-error.js";
-import { WIKI_PAGE_TYPES } from "../../core/wiki-index.js";
-import type { WikiCheckReport } from "../../core/wiki-index-check.js";
-import type { IngestInput } from "../../services/ingest-page.js";
-import { SEARCH_MAX_LIMIT, type WikiSearchInput } from "../../services/wiki-search.js";
+import type { Lang } from "../../core/errors/localized-text.js";
+import { LoreError } from "../../core/errors/lore-error.js";
+import { WIKI_PAGE_TYPES } from "../../core/wiki/wiki-index.js";
+import type { WikiCheckReport } from "../../core/wiki/wiki-index-check.js";
+import type { IngestInput } from "../../services/wiki/ingest-page.js";
+import { SEARCH_MAX_LIMIT, type WikiSearchInput } from "../../services/wiki/wiki-search.js";
 import {
   atMostPositionals,
   flag,

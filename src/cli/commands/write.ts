@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { LoreError } from "../../core/lore-error.js";
+import { LoreError } from "../../core/errors/lore-error.js";
 import { flag, printJson, stringOption } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";

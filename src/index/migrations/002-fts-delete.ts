@@ -10,7 +10,7 @@
  * The new `entry_text` is contentless without `contentless_delete`: a row is removed with
  * the FTS5 `delete` command given the row's original column values, which FTS5 uses to
  * take out the tokens and lower the counts exactly. Those values are not stored: they are
- * re-analysed (`entryText` in `core/index-document.ts`, deterministic) from the summary and
+ * re-analysed (`entryText` in `core/entry/index-document.ts`, deterministic) from the summary and
  * body kept in `entries`. Chosen over an external-content table because inserts cost the
  * same as before (the build is unchanged) and the analysed text is not stored twice; the
  * price, one analysis of the old text per updated or deleted entry, is paid only on
@@ -20,7 +20,7 @@
  * `entry_terms` and rebuilding them from `entries` (rowid = `file_id`), in pages of
  * {@link REBUILD_PAGE} entries.
  */
-import { entryText } from "../../core/index-document.js";
+import { entryText } from "../../core/entry/index-document.js";
 import type { SqliteDatabase } from "../sqlite-database.js";
 
 /** Entries read per page while rebuilding the full-text table. */

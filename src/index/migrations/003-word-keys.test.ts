@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { stemToken } from "../../core/stem.js";
+import { stemToken } from "../../core/text/stem.js";
 import { MIGRATIONS } from "../migrate.js";
 import { openSqliteDatabase } from "../sqlite-database.js";
 

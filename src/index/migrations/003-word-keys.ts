@@ -1,6 +1,6 @@
 /**
  * Migration 3: the index re-analysed with the word keys of recall (Russian word forms fold
- * to one key, `core/stem.ts`: `деплоя`, `деплоем`, `деплои` and `деплой` are one word).
+ * to one key, `core/text/stem.ts`: `деплоя`, `деплоем`, `деплои` and `деплой` are one word).
  *
  * The full text (`entry_text`, its vocabulary `entry_terms`) and the `on_query` lookup
  * table (`contract_words`) hold analysed words, so both are derived data that the new
@@ -9,8 +9,9 @@
  * from the contracts of the reachable entries. Nothing else changes; counters, files and
  * entries are kept.
  */
-import { contractWords } from "../../core/contract-match.js";
-import type { ContractClause } from "../../core/entry.js";
+
+import type { ContractClause } from "../../core/entry/entry.js";
+import { contractWords } from "../../core/recall/contract-match.js";
 import type { SqliteDatabase } from "../sqlite-database.js";
 import { MIGRATION_002_SQL, rebuildEntryText } from "./002-fts-delete.js";
 

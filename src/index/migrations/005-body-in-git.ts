@@ -6,7 +6,7 @@
  * `entries.body` for `get` and for FTS5's exact delete (migration 2), which must replay the
  * analysed text of the row it removes. Now `entries.body` is `NULL` for an entry indexed
  * from a git commit: its body is read back from git by `files.blob_sha` (through the
- * folder in `repositories.path`) and cut out of the file by `core/entry-body.ts`, the
+ * folder in `repositories.path`) and cut out of the file by `core/entry/entry-body.ts`, the
  * same fence split the parser uses (the repository's folder is kept in the new table
  * `body_sources`, written as a run starts, since `repositories` gets its row only after
  * the run), when an entry is opened, replaced, removed or

@@ -1,11 +1,11 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import type { Lang } from "../../core/localized-text.js";
+import type { Lang } from "../../core/errors/localized-text.js";
 import {
   ASK_DEFAULT_LIMIT,
   ASK_MAX_LIMIT,
   type AskProjectsInput,
-} from "../../services/ask-projects.js";
+} from "../../services/federation/ask-projects.js";
 import type { FederationPort } from "../federation-port.js";
 import { toolError } from "../tool-error.js";
 import type { ToolNames } from "../tool-names.js";

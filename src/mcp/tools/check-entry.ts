@@ -1,7 +1,7 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { LIMITS } from "../../core/entry.js";
-import type { Lang } from "../../core/localized-text.js";
+import { LIMITS } from "../../core/entry/entry.js";
+import type { Lang } from "../../core/errors/localized-text.js";
 import type { KnowledgePort } from "../knowledge-port.js";
 import { readOnlyAnnotations } from "../tool-annotations.js";
 import { toolError } from "../tool-error.js";

@@ -1,4 +1,4 @@
-import type { ErrorCode } from "../../core/lore-error.js";
+import type { ErrorCode } from "../../core/errors/lore-error.js";
 
 /**
  * A zod `error` option whose message starts with a Lore machine code,

@@ -1,6 +1,6 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import type { Lang } from "../../core/localized-text.js";
+import type { Lang } from "../../core/errors/localized-text.js";
 import type { FederationPort } from "../federation-port.js";
 import { toolError } from "../tool-error.js";
 import type { ToolNames } from "../tool-names.js";
@@ -8,7 +8,7 @@ import { jsonResult } from "../tool-result.js";
 import { coded } from "./coded-error.js";
 import { projectNameArg } from "./wiki-args.js";
 
-/** `tasks_create` output (services/create-task.ts `CreatedTask`). */
+/** `tasks_create` output (services/federation/create-task.ts `CreatedTask`). */
 export const createTaskOutput = {
   project: z.string(),
   slug: z.string(),

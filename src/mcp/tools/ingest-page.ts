@@ -1,15 +1,15 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import type { Lang } from "../../core/localized-text.js";
-import { WIKI_PAGE_TYPES } from "../../core/wiki-index.js";
-import { INGEST_MAX_BODY_BYTES, type IngestInput } from "../../services/ingest-page.js";
+import type { Lang } from "../../core/errors/localized-text.js";
+import { WIKI_PAGE_TYPES } from "../../core/wiki/wiki-index.js";
+import { INGEST_MAX_BODY_BYTES, type IngestInput } from "../../services/wiki/ingest-page.js";
 import type { FederationPort } from "../federation-port.js";
 import { toolError } from "../tool-error.js";
 import type { ToolNames } from "../tool-names.js";
 import { jsonResult } from "../tool-result.js";
 import { coded } from "./coded-error.js";
 
-/** `knowledge_ingest` output (services/ingest-page.ts `IngestResult`). */
+/** `knowledge_ingest` output (services/wiki/ingest-page.ts `IngestResult`). */
 export const ingestOutput = {
   slug: z.string(),
   project: z

@@ -13,7 +13,7 @@ const why = z.discriminatedUnion("kind", [
 ]);
 
 /**
- * `knowledge_recall`: a page of hits (services/hit-page.ts `HitPage`).
+ * `knowledge_recall`: a page of hits (services/knowledge/hit-page.ts `HitPage`).
  *
  * @param names - the exposed tool names the field descriptions mention.
  */

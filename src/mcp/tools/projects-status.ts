@@ -1,13 +1,13 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import type { Lang } from "../../core/localized-text.js";
+import type { Lang } from "../../core/errors/localized-text.js";
 import type { FederationPort } from "../federation-port.js";
 import { readOnlyAnnotations } from "../tool-annotations.js";
 import { toolError } from "../tool-error.js";
 import type { ToolNames } from "../tool-names.js";
 import { jsonResult } from "../tool-result.js";
 
-/** `projects_status` output (services/projects-status.ts `ProjectsStatus`). */
+/** `projects_status` output (services/federation/projects-status.ts `ProjectsStatus`). */
 export const projectsStatusOutput = {
   synced_at: z.string().nullable(),
   age_seconds: z.number().int().nullable().describe("Seconds since the last sync."),

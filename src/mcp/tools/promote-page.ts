@@ -1,13 +1,13 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import type { Lang } from "../../core/localized-text.js";
+import type { Lang } from "../../core/errors/localized-text.js";
 import type { FederationPort } from "../federation-port.js";
 import { toolError } from "../tool-error.js";
 import type { ToolNames } from "../tool-names.js";
 import { jsonResult } from "../tool-result.js";
 import { wikiSlugArg } from "./wiki-args.js";
 
-/** `knowledge_promote` output (services/promote-page.ts `PromoteResult`). */
+/** `knowledge_promote` output (services/wiki/promote-page.ts `PromoteResult`). */
 export const promoteOutput = {
   slug: z.string(),
   title: z.string(),

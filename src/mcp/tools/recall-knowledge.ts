@@ -1,7 +1,7 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import type { Lang } from "../../core/localized-text.js";
-import { DEFAULT_LIMIT, MAX_LIMIT } from "../../services/hit-page.js";
+import type { Lang } from "../../core/errors/localized-text.js";
+import { DEFAULT_LIMIT, MAX_LIMIT } from "../../services/knowledge/hit-page.js";
 import type { KnowledgePort, RecallArgs } from "../knowledge-port.js";
 import { readOnlyAnnotations } from "../tool-annotations.js";
 import { toolError } from "../tool-error.js";

@@ -1,13 +1,13 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import type { Lang } from "../../core/localized-text.js";
+import type { Lang } from "../../core/errors/localized-text.js";
 import type { KnowledgePort } from "../knowledge-port.js";
 import { readOnlyAnnotations } from "../tool-annotations.js";
 import { toolError } from "../tool-error.js";
 import type { ToolNames } from "../tool-names.js";
 import { jsonResult } from "../tool-result.js";
 
-/** `knowledge_status` output (services/roots-status.ts `RootsStatusAnswer`). */
+/** `knowledge_status` output (services/roots/roots-status.ts `RootsStatusAnswer`). */
 export const statusOutput = {
   roots: z.array(
     z.object({

@@ -1,6 +1,6 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import type { Lang } from "../../core/localized-text.js";
+import type { Lang } from "../../core/errors/localized-text.js";
 import type { KnowledgePort } from "../knowledge-port.js";
 import { readOnlyAnnotations } from "../tool-annotations.js";
 import { toolError } from "../tool-error.js";
@@ -8,7 +8,7 @@ import type { ToolNames } from "../tool-names.js";
 import { jsonResult } from "../tool-result.js";
 import { coded } from "./coded-error.js";
 
-/** `knowledge_route_context` output (services/route-context.ts `RouteContextAnswer`). */
+/** `knowledge_route_context` output (services/roots/route-context.ts `RouteContextAnswer`). */
 export const routeContextOutput = {
   query: z.string(),
   hot_file_found: z.boolean().describe("Whether agent-notes.md exists at the primary root."),

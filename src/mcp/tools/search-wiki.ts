@@ -1,11 +1,11 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import type { Lang } from "../../core/localized-text.js";
+import type { Lang } from "../../core/errors/localized-text.js";
 import {
   SEARCH_DEFAULT_LIMIT,
   SEARCH_MAX_LIMIT,
   type WikiSearchInput,
-} from "../../services/wiki-search.js";
+} from "../../services/wiki/wiki-search.js";
 import type { FederationPort } from "../federation-port.js";
 import { readOnlyAnnotations } from "../tool-annotations.js";
 import { toolError } from "../tool-error.js";

@@ -1,6 +1,6 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import type { Lang } from "../../core/localized-text.js";
+import type { Lang } from "../../core/errors/localized-text.js";
 import type { FederationPort } from "../federation-port.js";
 import { toolError } from "../tool-error.js";
 import type { ToolNames } from "../tool-names.js";
@@ -13,7 +13,7 @@ const syncError = z.object({
   kept_age_seconds: z.number().int().optional(),
 });
 
-/** `projects_sync` output (services/projects-status.ts `SyncSummary`). */
+/** `projects_sync` output (services/federation/projects-status.ts `SyncSummary`). */
 export const syncOutput = {
   synced_at: z.string(),
   synced_from: z.string(),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { WIKI_PAGE_TYPES } from "../../core/wiki-index.js";
+import { WIKI_PAGE_TYPES } from "../../core/wiki/wiki-index.js";
 import { coded } from "./coded-error.js";
 
 /**

@@ -1,0 +1,55 @@
+/**
+ * What the index stores for an entry's text and contract, computed from the parsed entry
+ * alone (pure, so an indexing run may compute it off the main thread).
+ */
+
+import { type ContractWord, contractTools, contractWords } from "../recall/contract-match.js";
+import { analyzeText } from "../text/analyze-text.js";
+import type { ParsedEntry } from "./entry.js";
+
+/** The analysed form of one entry (the index and recall). */
+export interface IndexDocument {
+  /** The summary's stems joined by single spaces (the FTS `summary` column). */
+  summaryText: string;
+  /** The body's stems joined by single spaces (the FTS `body` column). */
+  bodyText: string;
+  /** The compiled `on_query` words (empty when the entry is unreachable). */
+  words: ContractWord[];
+  /** The `on_tool` names (empty when the entry is unreachable). */
+  tools: string[];
+}
+
+/**
+ * Analyses an entry for the index: normalised, stemmed summary and body for full text;
+ * contract words and tool names for contract lookup, only when the entry is reachable
+ * (unreachable entries never surface through contracts).
+ *
+ * @param parsed - the parsed entry.
+ * @returns the document to store.
+ */
+export function indexDocument(parsed: ParsedEntry): IndexDocument {
+  const reachable = parsed.reachable;
+  return {
+    ...entryText(parsed.summary, parsed.entry.body),
+    words: reachable ? contractWords(parsed.entry.contract) : [],
+    tools: reachable ? contractTools(parsed.entry.contract) : [],
+  };
+}
+
+/**
+ * The full-text columns of an entry: its display summary and body, each analysed
+ * (`analyzeText`) and joined by single spaces. Deterministic: the index re-analyses the
+ * stored summary and body of an entry it removes to tell FTS5 which tokens to take out
+ * (see `index/migrations/002-fts-delete.ts`), so a change to the analysis must come with a
+ * migration that rebuilds the full-text table.
+ *
+ * @param summary - the display summary (`ParsedEntry.summary`, as stored in `entries.summary`).
+ * @param body - the body (as stored in `entries.body`).
+ * @returns `{summaryText, bodyText}`: stems separated by one space (empty strings when none).
+ */
+export function entryText(
+  summary: string,
+  body: string,
+): Pick<IndexDocument, "summaryText" | "bodyText"> {
+  return { summaryText: analyzeText(summary).join(" "), bodyText: analyzeText(body).join(" ") };
+}

@@ -1,0 +1,238 @@
+/**
+ * `lore import <file|folder>`: turns real agent-knowledge files into Lore entry files (the
+ * rule is in `core/import/import-rule.ts`).
+ */
+import { lstat, mkdir, readdir, readFile, realpath, writeFile } from "node:fs/promises";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { parseEntry } from "../../core/entry/parse-entry.js";
+import type { Lang } from "../../core/errors/localized-text.js";
+import { LoreError } from "../../core/errors/lore-error.js";
+import {
+  IMPORT_MAX_PARTS,
+  IMPORT_PART_BYTES,
+  importRule,
+  isKnowledgeFileName,
+  sourceVocabulary,
+} from "../../core/import/import-rule.js";
+import { type ImportSkipCode, makeImportSkip } from "../../core/import/import-rule-skip.js";
+import { type ImportVocabulary, importVocabulary } from "../../core/import/import-rule-words.js";
+
+/** Options of {@link importFolder}. */
+export interface ImportFolderOptions {
+  /**
+   * The file to import, or the folder to read (walked recursively; `.git` folders, Lore's
+   * own `.gitriver/knowledge/` folders and `to` are left out).
+   */
+  from: string;
+  /** The folder the entry files are written to (made when missing), e.g.
+   * `<repo>/.gitriver/knowledge/imported`. */
+  to: string;
+  /** Mints a fresh UUIDv7 per entry (`mintEntryId`). */
+  mintId: () => string;
+  /** Language of the skip messages. Default: `en`. */
+  lang?: Lang;
+  /** Called after each file with the number of files done and the total. Default: none. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** A source file that became one or more entries. */
+export interface ImportedFile {
+  /** Path relative to `from`, `/`-separated. */
+  path: string;
+  /** The ids of its entries, in part order (one unless the file was split). */
+  ids: string[];
+}
+
+/** A source file that was not imported. */
+export interface SkippedFile {
+  /** Path relative to `from`, `/`-separated. */
+  path: string;
+  /** Stable reason code (see `IMPORT_SKIP_MESSAGES`). */
+  code: ImportSkipCode;
+  /** The reason in the report's language. */
+  message: string;
+}
+
+/** What {@link importFolder} did; `imported.length + skipped.length` = files seen. */
+export interface ImportReport {
+  /** Files imported, in path order. */
+  imported: ImportedFile[];
+  /** Files not imported, in path order, each with its reason. */
+  skipped: SkippedFile[];
+  /** Absolute paths of the entry files written (`<to>/<id>.md`), in order. */
+  written: string[];
+}
+
+/** Files larger than this are skipped `too_large` without reading them, bytes. */
+const MAX_READ_BYTES = IMPORT_PART_BYTES * IMPORT_MAX_PARTS;
+
+/** Files this small may be a symlink written out as its target path (a git symlink blob). */
+const MAX_STUB_BYTES = 512;
+
+/**
+ * Imports every knowledge-like file under `from` (see `isKnowledgeFileName`) into entry
+ * files `<to>/<id>.md`, in two passes: the first reads every file for the run's vocabulary
+ * (`importVocabulary`: template headings and words too common to be contract words), the
+ * second imports each file with it, in sorted path order (UTF-16 code unit order of the `/`-separated
+ * relative path), so the same folder and the same id sequence give the same files.
+ * Symbolic links are never followed (skipped `symlink`); a small one-line file whose text
+ * names another regular file inside `from` (a symlink stored as text, as git checkouts
+ * without symlink support write it) is skipped `link_stub`; other files are skipped
+ * `not_knowledge`, `too_large` (over 3 MB, unread), `unreadable`, `already_entry` (the
+ * file already parses as a Lore entry: importing it again would make an entry of an entry),
+ * or by the import rule. A `from` that is a file is imported alone (its path in the report
+ * is its name).
+ *
+ * @param options - see {@link ImportFolderOptions}.
+ * @returns the report: imported files with their ids, skipped files with reasons, files written.
+ * @throws LoreError `path_not_found` when `from` is missing; `invalid_input` when it is
+ *   neither a file nor a folder; `file_exists` when an entry file already exists in `to`
+ *   (ids are fresh, so this means a broken minter).
+ */
+export async function importFolder(options: ImportFolderOptions): Promise<ImportReport> {
+  const lang = options.lang ?? "en";
+  const source = await realSource(options.from);
+  await mkdir(options.to, { recursive: true });
+  const to = await realpath(resolve(options.to));
+  const from = source.folder;
+  const files =
+    source.file === undefined
+      ? await walk(from, from, to)
+      : [{ path: source.file, absolute: join(from, source.file), symlink: false }];
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const report: ImportReport = { imported: [], skipped: [], written: [] };
+  const skip = (path: string, code: ImportSkipCode, params: Record<string, string | number>) => {
+    report.skipped.push({ path, code, message: makeImportSkip(code, params).message[lang] });
+  };
+  // First pass: the run's vocabulary (template headings, common words) from every
+  // knowledge file it will import; the second pass imports with it.
+  const vocabularies = [];
+  for (const file of files) {
+    const name = file.path.slice(file.path.lastIndexOf("/") + 1);
+    if (file.symlink || !isKnowledgeFileName(name)) continue;
+    const stat = await lstat(file.absolute).catch(() => null);
+    if (stat === null || stat.size > MAX_READ_BYTES) continue;
+    const bytes = await readFile(file.absolute).catch(() => null);
+    if (bytes !== null) vocabularies.push(sourceVocabulary(file.path, bytes));
+  }
+  const vocabulary = importVocabulary(vocabularies);
+  let done = 0;
+  for (const file of files) {
+    done++;
+    await importOne(file, from, to, { mintId: options.mintId, vocabulary }, report, skip);
+    options.onProgress?.(done, files.length);
+  }
+  return report;
+}
+
+interface FoundFile {
+  /** `/`-separated, relative to `from`. */
+  path: string;
+  absolute: string;
+  symlink: boolean;
+}
+
+type Skip = (path: string, code: ImportSkipCode, params: Record<string, string | number>) => void;
+
+async function importOne(
+  file: FoundFile,
+  from: string,
+  to: string,
+  run: { mintId: () => string; vocabulary: ImportVocabulary },
+  report: ImportReport,
+  skip: Skip,
+): Promise<void> {
+  if (file.symlink) return skip(file.path, "symlink", {});
+  const name = file.path.slice(file.path.lastIndexOf("/") + 1);
+  if (!isKnowledgeFileName(name)) return skip(file.path, "not_knowledge", {});
+  let bytes: Uint8Array;
+  try {
+    const stat = await lstat(file.absolute);
+    if (stat.size > MAX_READ_BYTES) {
+      return skip(file.path, "too_large", { size: stat.size, limit: MAX_READ_BYTES });
+    }
+    bytes = await readFile(file.absolute);
+  } catch (error) {
+    return skip(file.path, "unreadable", { reason: (error as Error).message });
+  }
+  const target = await linkStubTarget(bytes, file.absolute, from);
+  if (target !== undefined) return skip(file.path, "link_stub", { target });
+  const asEntry = parseEntry(bytes, { mode: "lenient" }).value;
+  if (asEntry !== undefined) return skip(file.path, "already_entry", { id: asEntry.entry.id });
+  const outcome = importRule({ path: file.path, bytes }, run.mintId, run.vocabulary);
+  if (outcome.skip) return skip(file.path, outcome.skip.code, outcome.skip.params);
+  const ids: string[] = [];
+  for (const imported of outcome.entries) {
+    const out = join(to, `${imported.entry.id}.md`);
+    try {
+      await writeFile(out, imported.text, { flag: "wx" });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") {
+        throw new LoreError("file_exists", { path: out }, { cause: error });
+      }
+      throw error;
+    }
+    report.written.push(out);
+    ids.push(imported.entry.id);
+  }
+  report.imported.push({ path: file.path, ids });
+}
+
+/** The folder to read, and the file's name in it when `path` names one file. */
+async function realSource(path: string): Promise<{ folder: string; file?: string }> {
+  let real: string;
+  let info: Awaited<ReturnType<typeof lstat>>;
+  try {
+    real = await realpath(path);
+    info = await lstat(real);
+  } catch (error) {
+    throw new LoreError("path_not_found", { path }, { cause: error });
+  }
+  if (info.isDirectory()) return { folder: real };
+  if (info.isFile()) return { folder: dirname(real), file: basename(real) };
+  throw new LoreError("invalid_input", {
+    reason: `${path} is neither a file nor a folder; lore import takes a file or a folder`,
+    reason_ru: `${path} — не файл и не папка; lore import принимает файл или папку`,
+  });
+}
+
+/**
+ * Lists files and symlinks under `dir`, leaving out `.git` folders, Lore's own
+ * `.gitriver/knowledge/` folders (they hold entries already) and the `to` folder.
+ */
+async function walk(dir: string, root: string, to: string): Promise<FoundFile[]> {
+  const found: FoundFile[] = [];
+  const entries = await readdir(dir, { withFileTypes: true });
+  for (const entry of entries) {
+    const absolute = join(dir, entry.name);
+    const path = relative(root, absolute).split(sep).join("/");
+    if (entry.isSymbolicLink()) found.push({ path, absolute, symlink: true });
+    else if (entry.isDirectory()) {
+      if (entry.name === ".git" || absolute === to) continue;
+      if (entry.name === "knowledge" && basename(dir) === ".gitriver") continue;
+      found.push(...(await walk(absolute, root, to)));
+    } else if (entry.isFile()) found.push({ path, absolute, symlink: false });
+  }
+  return found;
+}
+
+/**
+ * The target named by a symlink stored as a text file: one line, no spaces, naming a
+ * regular file inside `root` relative to the file's folder. Undefined otherwise.
+ */
+async function linkStubTarget(
+  bytes: Uint8Array,
+  absolute: string,
+  root: string,
+): Promise<string | undefined> {
+  if (bytes.length === 0 || bytes.length > MAX_STUB_BYTES) return undefined;
+  const text = Buffer.from(bytes).toString("utf8").trim();
+  if (!/^[^\s]+$/u.test(text) || !/\.[A-Za-z0-9]+$/u.test(text)) return undefined;
+  const target = resolve(dirname(absolute), text);
+  if (!target.startsWith(root + sep)) return undefined;
+  try {
+    return (await lstat(target)).isFile() ? relative(root, target).split(sep).join("/") : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { LoreError } from "../../core/errors/lore-error.js";
+import {
+  analyseFiles,
+  inlineAnalyser,
+  startWorkerAnalyser,
+  workerScript,
+} from "./batch-analysis.js";
+
+const encode = (text: string) => new TextEncoder().encode(text);
+const good = (n: number) =>
+  encode(
+    `---\nid: 0190f5a4-3b2c-7d10-8a11-${n.toString(16).padStart(12, "0")}\ncontract:\n  - mechanism: on_query\n    params:\n      words: [откат, deploy]\n---\n\nКак откатить деплой ${n}.\n`,
+  );
+const files = [
+  { path: ".gitriver/knowledge/a.md", bytes: good(1) },
+  { path: ".gitriver/knowledge/bad.md", bytes: encode("---\nid: [broken\n---\n\nBody.\n") },
+  { path: ".gitriver/knowledge/b.md", bytes: good(2) },
+];
+
+describe("batch analysis", () => {
+  it("finds the compiled worker script (the global setup builds dist/)", () => {
+    expect(workerScript()).toMatch(/dist[\\/]services[\\/]indexing[\\/]index-worker\.js$/);
+  });
+
+  it("gives the same analysis in the worker thread as in this thread", async () => {
+    const inline = analyseFiles(files);
+    expect(inline.map((a) => a.document === undefined)).toEqual([false, true, false]);
+    // In this thread the document is left to the index (computed as each entry is stored).
+    expect(await inlineAnalyser().analyse(files)).toEqual(inline.map(({ parse }) => ({ parse })));
+    const worker = startWorkerAnalyser();
+    if (worker === undefined) throw new Error("no worker script");
+    try {
+      // Overlapping calls each get their own files back.
+      const [all, one] = await Promise.all([worker.analyse(files), worker.analyse(files.slice(2))]);
+      expect(all).toEqual(inline);
+      expect(one).toEqual([inline[2]]);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it("fails pending and later calls with index_failed once the worker is gone; never hangs", async () => {
+    const worker = startWorkerAnalyser();
+    if (worker === undefined) throw new Error("no worker script");
+    const pending = expect(worker.analyse(files)).rejects.toMatchObject({ code: "index_failed" });
+    await worker.close();
+    await pending;
+    const later = worker.analyse(files);
+    await expect(later).rejects.toBeInstanceOf(LoreError);
+    await expect(later).rejects.toMatchObject({ code: "index_failed" });
+  });
+});

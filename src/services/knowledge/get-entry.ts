@@ -1,0 +1,101 @@
+/**
+ * Opening one entry by id (recall: "`get(id)` returns the whole entry with
+ * body"; MCP `knowledge_open`, CLI `lore get`).
+ */
+import type { Diagnostic } from "../../core/entry/diagnostic.js";
+import type { ContractClause, Entry, Origin } from "../../core/entry/entry.js";
+import { formatEntry } from "../../core/entry/format-entry.js";
+import { LoreError } from "../../core/errors/lore-error.js";
+import type { EntryIndex } from "../../index/entry-index.js";
+
+/** The whole entry as `get` answers it. */
+export interface EntryView {
+  id: string;
+  repo: string;
+  path: string;
+  origin: Origin;
+  links: string[];
+  /** The display fragment. */
+  summary: string;
+  /** The `summary` key as written, when the file has one. */
+  summary_override?: string;
+  body: string;
+  /** The contract as written (unknown mechanisms included). */
+  contract: ContractClause[];
+  /** Whether the contract can fire (seed 004, "достижимость"). */
+  reachable: boolean;
+  /** Mechanisms the entry declares that this version does not know. */
+  unmet_mechanisms: string[];
+  /** Keys of the file this version does not know, as written. */
+  unknown_keys: Record<string, unknown>;
+  /** The file's parse report. */
+  diagnostics: Diagnostic[];
+  /**
+   * The entry as a file: its bytes as stored at the indexed commit when the caller could
+   * read them (see `Lore.open`), else canonical frontmatter (`formatEntry`) and the body.
+   */
+  text: string;
+}
+
+/**
+ * Returns the whole entry (unreachable ones too) and counts a read by `user`.
+ *
+ * @param index - the index.
+ * @param id - the entry id as listed by recall.
+ * @param user - who opens it.
+ * @param now - when, ms since the epoch. Default: now.
+ * @param repo - only the entry of this source (an id is unique per source). Default: any.
+ * @throws LoreError `entry_not_found` when no stored file holds the id; `ambiguous_id`
+ *   when entries of several sources hold it and `repo` does not name one.
+ */
+export function getEntry(
+  index: EntryIndex,
+  id: string,
+  user: string,
+  now?: number,
+  repo?: string,
+): EntryView {
+  // Entry ids are held in lower case (the parser folds them): `01A2…` names the same entry.
+  // Other ids (a root's `note:<root>:<path>`) keep their case.
+  const trimmed = id.trim();
+  const holders = index.entriesById(/^[0-9a-f-]+$/i.test(trimmed) ? trimmed.toLowerCase() : id);
+  const matching = repo === undefined ? holders : holders.filter((entry) => entry.repo === repo);
+  const entry = matching[0];
+  if (entry === undefined) throw new LoreError("entry_not_found", { id });
+  if (matching.length > 1) {
+    // Ids are unique per source; two sources holding one id are never resolved by order.
+    const repos = matching.map((held) => held.repo);
+    throw new LoreError(
+      "ambiguous_id",
+      { id, count: repos.length, repos: repos.join(", ") },
+      { data: { repos } },
+    );
+  }
+  index.countRead(user, entry.id, now ?? Date.now());
+  const model: Entry = {
+    id: entry.id,
+    contract: entry.contract,
+    origin: entry.origin,
+    links: entry.links,
+    unknownKeys: entry.unknownKeys,
+    body: entry.body,
+  };
+  if (entry.summaryOverride !== undefined) model.summary = entry.summaryOverride;
+  const view: EntryView = {
+    id: entry.id,
+    repo: entry.repo,
+    path: entry.path,
+    origin: entry.origin,
+    links: entry.links,
+    summary: entry.summary,
+    body: entry.body,
+    contract: entry.contract,
+    reachable: entry.reachable,
+    unmet_mechanisms: entry.unmetMechanisms,
+    unknown_keys: entry.unknownKeys,
+    diagnostics: entry.diagnostics,
+    text: formatEntry(model),
+  };
+  if (entry.summaryOverride !== undefined) view.summary_override = entry.summaryOverride;
+  return view;
+}
