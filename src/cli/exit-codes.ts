@@ -9,7 +9,7 @@ import type { ErrorKind } from "../core/errors/lore-error.js";
  * - `2` invalid input: bad arguments, bad configuration, an invalid entry;
  * - `3` not found: no such entry, file or folder;
  * - `4` conflict: the file already exists;
- * - `5` forbidden; `6` unavailable (reserved for the server edition);
+ * - `5` forbidden, or unauthenticated (no token, or one that is not valid); `6` unavailable (reserved for the server edition);
  * - `7` `lore check` found *wrong* files (skipped on indexing).
  */
 export const EXIT_CODES = {
@@ -19,6 +19,7 @@ export const EXIT_CODES = {
   not_found: 3,
   conflict: 4,
   forbidden: 5,
+  unauthenticated: 5,
   unavailable: 6,
   check_failed: 7,
 } as const;

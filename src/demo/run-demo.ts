@@ -72,7 +72,12 @@ async function runDemo(): Promise<void> {
         lang,
         database,
         repos: [repoDir],
-        server: { host: "127.0.0.1", port: 0 },
+        server: {
+          host: "127.0.0.1",
+          port: 0,
+          data: join(tmpdir(), "lore-server-unused"),
+          sshPort: 0,
+        },
       },
       { log: (line) => process.stderr.write(`${line}\n`) },
     );

@@ -48,8 +48,12 @@ export interface LoreSettings {
   database: string;
   /** Repositories or folders indexed at `lore mcp` / `lore serve` start. */
   repos: string[];
-  /** `lore serve` address. Defaults `127.0.0.1`, `7377`. */
-  server: { host: string; port: number };
+  /**
+   * `lore serve`: address (defaults `127.0.0.1`, `7377`), data folder (`[server] data`,
+   * default `$XDG_DATA_HOME/lore/server`) and SSH port (`[server] ssh_port`, default `7378`,
+   * `0` = off).
+   */
+  server: { host: string; port: number; data: string; sshPort: number };
   /**
    * The knowledge roots of `[knowledge]` (knowledge roots, seed 003): primary, named, read-only, in that
    * order; absent when the file has no `[knowledge]` table. Paths: `~` expanded, relative
@@ -243,6 +247,8 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoreSettings {
     server: {
       host: file.server?.host ?? CONFIG_DEFAULTS.host,
       port: file.server?.port ?? CONFIG_DEFAULTS.port,
+      data: file.server?.data ?? join(dataHome(env), "lore", "server"),
+      sshPort: file.server?.ssh_port ?? CONFIG_DEFAULTS.sshPort,
     },
   };
   if (env.LORE_DB) {
@@ -310,6 +316,8 @@ function resolveLayerPaths(value: ConfigFile, base: string, env: LoreEnv): Confi
     if (value.index.database !== undefined) out.index.database = toPath(value.index.database);
     if (value.index.repos !== undefined) out.index.repos = value.index.repos.map(toPath);
   }
+  if (value.server?.data !== undefined)
+    out.server = { ...value.server, data: toPath(value.server.data) };
   if (value.knowledge !== undefined) {
     const k = value.knowledge;
     out.knowledge = {};

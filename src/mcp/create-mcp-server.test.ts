@@ -27,7 +27,7 @@ beforeAll(async () => {
     lang: "en",
     database: join(tmp, "index.db"),
     repos: [repo.dir],
-    server: { host: "127.0.0.1", port: 0 },
+    server: { host: "127.0.0.1", port: 0, data: join(tmpdir(), "lore-server-unused"), sshPort: 0 },
   });
 });
 

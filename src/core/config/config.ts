@@ -25,6 +25,14 @@ export interface ConfigFile {
     host?: string;
     /** TCP port of `lore serve`; `0` picks a free one. Default: `7377`. */
     port?: number;
+    /**
+     * The team server's data folder (seed 004, team server): bare repositories under
+     * `repos/<owner>/<name>.git`, the server database, the SSH host key. Relative to the
+     * config file. Default: `$XDG_DATA_HOME/lore/server`.
+     */
+    data?: string;
+    /** TCP port of the built-in SSH server (git over SSH); `0` = off. Default: `7378`. */
+    ssh_port?: number;
   };
   /**
    * Knowledge roots (seed 003): `primary`, `[knowledge.roots]`,
@@ -100,7 +108,7 @@ const KNOWN_CONFIG_KEYS: Record<string, readonly string[]> = {
   wiki: ["shared"],
   projects: ["cache"],
   index: ["database", "repos"],
-  server: ["host", "port"],
+  server: ["host", "port", "data", "ssh_port"],
   knowledge: ["primary", "roots", "read_only"],
   "knowledge.read_only": ["id", "path"],
 };
@@ -138,6 +146,8 @@ const schema = z.strictObject({
     .strictObject({
       host: z.string().min(1).optional(),
       port: z.number().int().min(0).max(65535).optional(),
+      data: pathString.optional(),
+      ssh_port: z.number().int().min(0).max(65535).optional(),
     })
     .optional(),
   knowledge: z

@@ -6,6 +6,7 @@ import { fillTemplate, type LocalizedText } from "./localized-text.js";
  *
  * `kind` groups them for those mappings: `invalid_input` (caller's fault, 400 / exit 2),
  * `not_found` (404 / exit 3), `conflict` (409 / exit 4), `forbidden` (403 / exit 5),
+ * `unauthenticated` (401 / exit 5: no token, or one that is not valid),
  * `unavailable` (503 / exit 6), `internal` (500 / exit 1).
  */
 export const ERROR_CODES = {
@@ -48,6 +49,24 @@ export const ERROR_CODES = {
   request_too_large: "invalid_input",
   forge_worktree_dirty: "conflict",
   cancelled: "unavailable",
+  token_required: "unauthenticated",
+  token_invalid: "unauthenticated",
+  token_expired: "unauthenticated",
+  token_in_url: "invalid_input",
+  forbidden: "forbidden",
+  repo_not_found: "not_found",
+  repo_exists: "conflict",
+  invalid_repo_name: "invalid_input",
+  user_not_found: "not_found",
+  user_exists: "conflict",
+  group_not_found: "not_found",
+  group_exists: "conflict",
+  token_not_found: "not_found",
+  key_invalid: "invalid_input",
+  key_exists: "conflict",
+  key_not_found: "not_found",
+  branch_protected: "forbidden",
+  listen_needs_auth: "invalid_input",
   forge_failed: "internal",
   git_failed: "internal",
   index_failed: "internal",
@@ -160,6 +179,57 @@ const MESSAGES: Record<ErrorCode, LocalizedText> = {
   cache_invalid: {
     en: "the projects cache {path} cannot be read ({reason}); run: lore sync",
     ru: "кэш проектов {path} не читается ({reason_ru}); выполните: lore sync",
+  },
+  token_required: {
+    en: "a token is required: send Authorization: Bearer <token> (git: the token as the password)",
+    ru: "нужен токен: передайте Authorization: Bearer <токен> (git: токен как пароль)",
+  },
+  token_invalid: {
+    en: "the token is not valid (unknown or revoked); create one with lore token create",
+    ru: "токен недействителен (неизвестен или отозван); создайте новый: lore token create",
+  },
+  token_expired: {
+    en: "the token expired at {expired_at}; create a new one with lore token create",
+    ru: "срок токена истёк {expired_at}; создайте новый: lore token create",
+  },
+  token_in_url: {
+    en: "a token in the URL is refused (URLs end up in logs); send it in the Authorization header",
+    ru: "токен в адресе запроса не принимается (адреса попадают в журналы); передайте его в заголовке Authorization",
+  },
+  forbidden: {
+    en: "not allowed: this call needs {missing}",
+    ru: "нет прав: для этого вызова нужно {missing}",
+  },
+  repo_not_found: { en: "no repository {repo}", ru: "нет репозитория {repo}" },
+  repo_exists: {
+    en: "the repository {repo} already exists",
+    ru: "репозиторий {repo} уже существует",
+  },
+  invalid_repo_name: {
+    en: "{name} is not a repository name: {reason}",
+    ru: "{name} не годится в имя репозитория: {reason_ru}",
+  },
+  user_not_found: { en: "no user {user}", ru: "нет пользователя {user}" },
+  user_exists: { en: "the user {user} already exists", ru: "пользователь {user} уже существует" },
+  group_not_found: { en: "no group {group}", ru: "нет группы {group}" },
+  group_exists: { en: "the group {group} already exists", ru: "группа {group} уже существует" },
+  token_not_found: { en: "no token {token}", ru: "нет токена {token}" },
+  key_invalid: {
+    en: "not an SSH public key: {reason}",
+    ru: "это не открытый ключ SSH: {reason_ru}",
+  },
+  key_exists: {
+    en: "the SSH key {fingerprint} is already registered",
+    ru: "ключ SSH {fingerprint} уже зарегистрирован",
+  },
+  key_not_found: { en: "no SSH key {key}", ru: "нет ключа SSH {key}" },
+  branch_protected: {
+    en: "{branch} is protected: {reason}",
+    ru: "ветка {branch} защищена: {reason_ru}",
+  },
+  listen_needs_auth: {
+    en: "refusing to listen on {host}: a non-loopback address needs users and tokens first (lore user add, lore token create)",
+    ru: "отказ слушать {host}: для адреса вне loopback сначала нужны пользователи и токены (lore user add, lore token create)",
   },
   forge_failed: {
     en: "the forge answered HTTP {status}: {reason}",

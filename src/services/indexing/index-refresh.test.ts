@@ -92,7 +92,12 @@ describe("cancelling an index refresh", () => {
       lang: "en",
       database: join(work, "served.db"),
       repos: [],
-      server: { host: "127.0.0.1", port: 0 },
+      server: {
+        host: "127.0.0.1",
+        port: 0,
+        data: join(tmpdir(), "lore-server-unused"),
+        sshPort: 0,
+      },
     };
     const lore = await composeLore(settings);
     try {

@@ -1,0 +1,188 @@
+import type { AccessLevel, Scope } from "../core/access/rights.js";
+
+/**
+ * The team server's own records (seed 004, team server: users, groups, tokens, SSH keys,
+ * hosted repositories, access grants, branch protection). Services reach them only through
+ * this port, so that SQLite (`index/server-store/`, the embedded default) and PostgreSQL
+ * (scale-out) are two implementations of one interface and no SQL lives in a service.
+ *
+ * Every method is async (a PostgreSQL pool answers later); names are compared as given
+ * (they are validated lower-case by the services before they get here). Times are ms since
+ * the epoch. Methods that look one record up return `undefined` when it does not exist;
+ * writes that would duplicate a unique name throw LoreError `user_exists`, `group_exists`,
+ * `repo_exists` or `key_exists`.
+ */
+export interface ServerStore {
+  // --- users -------------------------------------------------------------------------
+  /** Adds a user. @throws LoreError `user_exists`. */
+  addUser(user: { name: string; siteAdmin: boolean; createdAt: number }): Promise<UserRecord>;
+  getUser(name: string): Promise<UserRecord | undefined>;
+  getUserById(id: number): Promise<UserRecord | undefined>;
+  listUsers(): Promise<UserRecord[]>;
+  /** Removes a user with their tokens, keys, grants and memberships; false when none. */
+  removeUser(name: string): Promise<boolean>;
+  countUsers(): Promise<number>;
+
+  // --- groups ------------------------------------------------------------------------
+  /** @throws LoreError `group_exists`. */
+  addGroup(group: { name: string; createdAt: number }): Promise<GroupRecord>;
+  getGroup(name: string): Promise<GroupRecord | undefined>;
+  listGroups(): Promise<GroupRecord[]>;
+  removeGroup(name: string): Promise<boolean>;
+  /** Adds a member; adding one twice is a no-op. */
+  addMember(groupId: number, userId: number): Promise<void>;
+  removeMember(groupId: number, userId: number): Promise<boolean>;
+  listMembers(groupId: number): Promise<UserRecord[]>;
+  /** The ids of the groups a user belongs to. */
+  groupsOf(userId: number): Promise<number[]>;
+
+  // --- tokens ------------------------------------------------------------------------
+  /**
+   * Stores a token by the hash of its secret (the secret itself is never stored).
+   * `expiresAt` null = never.
+   */
+  addToken(token: {
+    userId: number;
+    hash: string;
+    prefix: string;
+    scopes: readonly Scope[];
+    label: string;
+    createdAt: number;
+    expiresAt: number | null;
+  }): Promise<TokenRecord>;
+  /** The live or expired token with this hash; revoked tokens are gone. */
+  findTokenByHash(hash: string): Promise<TokenRecord | undefined>;
+  listTokens(userId?: number): Promise<TokenRecord[]>;
+  /** Deletes a token by id; false when there was none. */
+  revokeToken(id: number): Promise<boolean>;
+  /** Records when a token was last used (ms), for `lore token list`. */
+  touchToken(id: number, usedAt: number): Promise<void>;
+
+  // --- SSH keys ----------------------------------------------------------------------
+  /** @throws LoreError `key_exists` (a key belongs to one user only). */
+  addKey(key: {
+    userId: number;
+    /** `ssh-ed25519`, `ssh-rsa`, `ecdsa-sha2-nistp256` … */
+    algorithm: string;
+    /** The key blob as in the `.pub` file (base64). */
+    publicKey: string;
+    /** `SHA256:` + unpadded base64 of the blob's SHA-256, as `ssh-keygen -l` prints it. */
+    fingerprint: string;
+    comment: string;
+    createdAt: number;
+  }): Promise<KeyRecord>;
+  findKeyByFingerprint(fingerprint: string): Promise<KeyRecord | undefined>;
+  listKeys(userId?: number): Promise<KeyRecord[]>;
+  removeKey(id: number): Promise<boolean>;
+
+  // --- hosted repositories -----------------------------------------------------------
+  /** @throws LoreError `repo_exists`. */
+  addRepo(repo: {
+    owner: string;
+    name: string;
+    public: boolean;
+    defaultBranch: string;
+    createdAt: number;
+  }): Promise<RepoRecord>;
+  /** By `owner/name`. */
+  getRepo(fullName: string): Promise<RepoRecord | undefined>;
+  listRepos(): Promise<RepoRecord[]>;
+  removeRepo(fullName: string): Promise<boolean>;
+
+  // --- access grants -----------------------------------------------------------------
+  /** Sets (or replaces) the level of one user or group on one repository. */
+  grant(grant: { repoId: number; subject: Subject; level: AccessLevel }): Promise<void>;
+  revoke(grant: { repoId: number; subject: Subject }): Promise<boolean>;
+  listGrants(repoId: number): Promise<GrantRecord[]>;
+  /**
+   * Every grant that applies to a user: their own and their groups', over all repositories
+   * (the rights service folds them into one level per repository).
+   */
+  grantsFor(userId: number): Promise<GrantRecord[]>;
+
+  // --- branch protection -------------------------------------------------------------
+  /** Adds or replaces the rule for one pattern of one repository. */
+  protectBranch(rule: BranchRule): Promise<void>;
+  unprotectBranch(repoId: number, pattern: string): Promise<boolean>;
+  listBranchRules(repoId: number): Promise<BranchRule[]>;
+
+  /** Closes the connection. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** A user of the team server. */
+export interface UserRecord {
+  id: number;
+  name: string;
+  siteAdmin: boolean;
+  createdAt: number;
+}
+
+/** A group of users; grants to a group apply to every member. */
+export interface GroupRecord {
+  id: number;
+  name: string;
+  createdAt: number;
+}
+
+/** An API token, without its secret. */
+export interface TokenRecord {
+  id: number;
+  userId: number;
+  hash: string;
+  /** The first characters of the secret (`lore_ab12…`), to tell tokens apart in lists. */
+  prefix: string;
+  scopes: Scope[];
+  label: string;
+  createdAt: number;
+  expiresAt: number | null;
+  lastUsedAt: number | null;
+}
+
+/** An SSH public key of a user. */
+export interface KeyRecord {
+  id: number;
+  userId: number;
+  algorithm: string;
+  publicKey: string;
+  fingerprint: string;
+  comment: string;
+  createdAt: number;
+}
+
+/** A repository hosted by `lore serve`, stored at `<data>/repos/<owner>/<name>.git`. */
+export interface RepoRecord {
+  id: number;
+  owner: string;
+  name: string;
+  /** `owner/name`. */
+  fullName: string;
+  /** Readable by every user of the server (still with a token). */
+  public: boolean;
+  defaultBranch: string;
+  createdAt: number;
+}
+
+/** Who a grant is for. */
+export type Subject = { kind: "user"; id: number } | { kind: "group"; id: number };
+
+/** One access grant. */
+export interface GrantRecord {
+  repoId: number;
+  subject: Subject;
+  level: AccessLevel;
+}
+
+/**
+ * One branch-protection rule: branches matching `pattern` (a glob: `main`, `release/*`) may
+ * be pushed to (and written by the server) only by the users and groups listed — by
+ * anyone with write access when both lists are empty — and force pushes (and deletions)
+ * are refused unless `allowForcePush`.
+ */
+export interface BranchRule {
+  repoId: number;
+  pattern: string;
+  pushUserIds: number[];
+  pushGroupIds: number[];
+  allowForcePush: boolean;
+}
