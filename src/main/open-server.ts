@@ -4,11 +4,13 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { initBareRepo } from "../adapters/git-cli/init-bare.js";
 import {
   openSqliteServerStore,
   SERVER_DB_FILE,
 } from "../index/server-store/sqlite-server-store.js";
 import type { ServerStore } from "../ports/server-store.js";
+import type { HostedRepoDeps } from "../services/access/hosted-repos.js";
 
 /**
  * Opens the server's store in its data folder (`[server] data`), creating the folder
@@ -21,4 +23,18 @@ import type { ServerStore } from "../ports/server-store.js";
 export async function openServerStore(dataDir: string): Promise<ServerStore> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   return openSqliteServerStore(join(dataDir, SERVER_DB_FILE));
+}
+
+/**
+ * The collaborators of `services/access/hosted-repos.ts`: the store, the data folder and
+ * `git init --bare`; `afterCreate` installs the push hooks where composed.
+ */
+export function hostedRepoDeps(
+  store: ServerStore,
+  dataDir: string,
+  afterCreate?: (dir: string) => Promise<void>,
+): HostedRepoDeps {
+  return afterCreate === undefined
+    ? { store, dataDir, initBare: initBareRepo }
+    : { store, dataDir, initBare: initBareRepo, afterCreate };
 }
