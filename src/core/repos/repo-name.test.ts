@@ -28,7 +28,7 @@ describe("parseRepoName", () => {
     ["app", "give it as owner/name, with exactly one “/” (e.g. acme/app)"],
     ["acme/", "a part is empty"],
     ["acme/app.git", "leave out “.git” (the server adds it): acme/app"],
-    ["Acme/App", "upper case is not allowed; write it lower-case: acme"],
+    ["Acme/App", "upper case is not allowed; write it lower-case: acme/app"],
     ["acme/ap p", "only a-z, 0-9, “.”, “_” and “-” are allowed"],
     ["acme/ёжик", "only a-z, 0-9, “.”, “_” and “-” are allowed"],
     [`acme/${"n".repeat(101)}`, "is over 100 characters"],

@@ -76,6 +76,17 @@ export function parseRepoName(fullName: string): RepoName {
     });
   }
   const [owner, name] = parts as [string, string];
+  const lower = fullName.toLowerCase();
+  if (
+    lower !== fullName &&
+    nameProblem(owner.toLowerCase()) === undefined &&
+    nameProblem(name.toLowerCase()) === undefined
+  ) {
+    return refuse({
+      en: `upper case is not allowed; write it lower-case: ${lower}`,
+      ru: `заглавные буквы не допускаются; напишите строчными: ${lower}`,
+    });
+  }
   const problem = nameProblem(owner) ?? nameProblem(name);
   if (problem !== undefined) return refuse(problem);
   if (name.endsWith(".git")) {
