@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { LoreError } from "../errors/lore-error.js";
-import { parseRepoName, validateAccountName, validateBranchName } from "./repo-name.js";
+import {
+  accountNameFrom,
+  parseRepoName,
+  validateAccountName,
+  validateBranchName,
+} from "./repo-name.js";
 
 function refusal(run: () => unknown): LoreError {
   try {
@@ -73,6 +78,20 @@ describe("validateBranchName", () => {
     }
     for (const bad of ["", "-x", "a..b", "a b", "a:b", "x.lock", ".hidden", "a/", "@", "a@{1}"]) {
       expect(refusal(() => validateBranchName(bad)).code).toBe("invalid_input");
+    }
+  });
+});
+
+describe("accountNameFrom", () => {
+  it("makes a valid user name of an OS user name", () => {
+    expect(accountNameFrom("anna")).toBe("anna");
+    expect(accountNameFrom("Anna Smith")).toBe("anna-smith");
+    expect(accountNameFrom("-root..x")).toBe("root.x");
+    expect(accountNameFrom("Σ")).toBe("admin");
+    expect(accountNameFrom("")).toBe("admin");
+    expect(accountNameFrom("x".repeat(300)).length).toBe(100);
+    for (const raw of ["DOMAIN\\user", "..", "a/b", "ёжик"]) {
+      expect(validateAccountName(accountNameFrom(raw), "user")).toBe(accountNameFrom(raw));
     }
   });
 });

@@ -118,6 +118,24 @@ export function validateAccountName(name: string, what: "user" | "group"): strin
 }
 
 /**
+ * A valid user name made from any text, for accounts Lore creates itself (the OS user
+ * `lore serve` makes on a first start): lower-cased, every run of other characters turned
+ * into `-`, leading `-`/`.` and `..` removed, cut to {@link NAME_MAX_LENGTH}; `admin` when
+ * nothing is left (`Anna Smith` → `anna-smith`, `Σ` → `admin`).
+ *
+ * @param raw - e.g. `os.userInfo().username`.
+ */
+export function accountNameFrom(raw: string): string {
+  const name = raw
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, "-")
+    .replace(/\.{2,}/g, ".")
+    .replace(/^[-.]+/, "")
+    .slice(0, NAME_MAX_LENGTH);
+  return nameProblem(name) === undefined ? name : "admin";
+}
+
+/**
  * Validates a default branch name for a new repository: what `git check-ref-format
  * --branch` accepts, kept to a safe subset (no leading `-`, no `..`, no control characters,
  * spaces or `~^:?*[\`, no `@{`, no part starting with `.` or ending in `.lock`, at most 200
