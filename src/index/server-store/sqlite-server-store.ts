@@ -3,6 +3,7 @@
  * the {@link ServerStore} port. Every SQL statement of the server's own records lives here,
  * so a PostgreSQL implementation can follow without touching a service.
  */
+import type { Statement } from "better-sqlite3";
 import type { AccessLevel, Scope } from "../../core/access/rights.js";
 import { LoreError } from "../../core/errors/lore-error.js";
 import type {
@@ -207,10 +208,22 @@ function openError(error: unknown, file: string): unknown {
 class SqliteServerStore implements ServerStore {
   private closed = false;
 
+  /** Prepared statements by SQL text: preparing costs more than running most of them. */
+  private readonly statements = new Map<string, Statement>();
+
   constructor(
     private readonly db: SqliteDatabase,
     private readonly file: string,
   ) {}
+
+  private stmt(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (statement === undefined) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
 
   // --- users -------------------------------------------------------------------------
   addUser(user: { name: string; siteAdmin: boolean; createdAt: number }): Promise<UserRecord> {
@@ -228,39 +241,35 @@ class SqliteServerStore implements ServerStore {
 
   getUser(name: string): Promise<UserRecord | undefined> {
     return guarded(this.file, () => {
-      const row = this.db.prepare("SELECT * FROM users WHERE name = ?").get(name) as
-        | UserRow
-        | undefined;
+      const row = this.stmt("SELECT * FROM users WHERE name = ?").get(name) as UserRow | undefined;
       return row === undefined ? undefined : toUser(row);
     });
   }
 
   getUserById(id: number): Promise<UserRecord | undefined> {
     return guarded(this.file, () => {
-      const row = this.db.prepare("SELECT * FROM users WHERE id = ?").get(id) as
-        | UserRow
-        | undefined;
+      const row = this.stmt("SELECT * FROM users WHERE id = ?").get(id) as UserRow | undefined;
       return row === undefined ? undefined : toUser(row);
     });
   }
 
   listUsers(): Promise<UserRecord[]> {
     return guarded(this.file, () =>
-      (this.db.prepare("SELECT * FROM users ORDER BY name").all() as UserRow[]).map(toUser),
+      (this.stmt("SELECT * FROM users ORDER BY name").all() as UserRow[]).map(toUser),
     );
   }
 
   removeUser(name: string): Promise<boolean> {
     return guarded(
       this.file,
-      () => this.db.prepare("DELETE FROM users WHERE name = ?").run(name).changes > 0,
+      () => this.stmt("DELETE FROM users WHERE name = ?").run(name).changes > 0,
     );
   }
 
   countUsers(): Promise<number> {
     return guarded(
       this.file,
-      () => (this.db.prepare("SELECT count(*) AS n FROM users").get() as { n: number }).n,
+      () => (this.stmt("SELECT count(*) AS n FROM users").get() as { n: number }).n,
     );
   }
 
@@ -280,7 +289,7 @@ class SqliteServerStore implements ServerStore {
 
   getGroup(name: string): Promise<GroupRecord | undefined> {
     return guarded(this.file, () => {
-      const row = this.db.prepare("SELECT * FROM groups WHERE name = ?").get(name) as
+      const row = this.stmt("SELECT * FROM groups WHERE name = ?").get(name) as
         | GroupRow
         | undefined;
       return row === undefined ? undefined : toGroup(row);
@@ -289,14 +298,14 @@ class SqliteServerStore implements ServerStore {
 
   listGroups(): Promise<GroupRecord[]> {
     return guarded(this.file, () =>
-      (this.db.prepare("SELECT * FROM groups ORDER BY name").all() as GroupRow[]).map(toGroup),
+      (this.stmt("SELECT * FROM groups ORDER BY name").all() as GroupRow[]).map(toGroup),
     );
   }
 
   removeGroup(name: string): Promise<boolean> {
     return guarded(
       this.file,
-      () => this.db.prepare("DELETE FROM groups WHERE name = ?").run(name).changes > 0,
+      () => this.stmt("DELETE FROM groups WHERE name = ?").run(name).changes > 0,
     );
   }
 
@@ -372,7 +381,7 @@ class SqliteServerStore implements ServerStore {
 
   findTokenByHash(hash: string): Promise<TokenRecord | undefined> {
     return guarded(this.file, () => {
-      const row = this.db.prepare("SELECT * FROM tokens WHERE hash = ?").get(hash) as
+      const row = this.stmt("SELECT * FROM tokens WHERE hash = ?").get(hash) as
         | TokenRow
         | undefined;
       return row === undefined ? undefined : toToken(row);
@@ -383,8 +392,8 @@ class SqliteServerStore implements ServerStore {
     return guarded(this.file, () => {
       const rows =
         userId === undefined
-          ? this.db.prepare("SELECT * FROM tokens ORDER BY id").all()
-          : this.db.prepare("SELECT * FROM tokens WHERE user_id = ? ORDER BY id").all(userId);
+          ? this.stmt("SELECT * FROM tokens ORDER BY id").all()
+          : this.stmt("SELECT * FROM tokens WHERE user_id = ? ORDER BY id").all(userId);
       return (rows as TokenRow[]).map(toToken);
     });
   }
@@ -392,13 +401,13 @@ class SqliteServerStore implements ServerStore {
   revokeToken(id: number): Promise<boolean> {
     return guarded(
       this.file,
-      () => this.db.prepare("DELETE FROM tokens WHERE id = ?").run(id).changes > 0,
+      () => this.stmt("DELETE FROM tokens WHERE id = ?").run(id).changes > 0,
     );
   }
 
   touchToken(id: number, usedAt: number): Promise<void> {
     return guarded(this.file, () => {
-      this.db.prepare("UPDATE tokens SET last_used_at = ? WHERE id = ?").run(usedAt, id);
+      this.stmt("UPDATE tokens SET last_used_at = ? WHERE id = ?").run(usedAt, id);
     });
   }
 
@@ -446,8 +455,8 @@ class SqliteServerStore implements ServerStore {
     return guarded(this.file, () => {
       const rows =
         userId === undefined
-          ? this.db.prepare("SELECT * FROM ssh_keys ORDER BY id").all()
-          : this.db.prepare("SELECT * FROM ssh_keys WHERE user_id = ? ORDER BY id").all(userId);
+          ? this.stmt("SELECT * FROM ssh_keys ORDER BY id").all()
+          : this.stmt("SELECT * FROM ssh_keys WHERE user_id = ? ORDER BY id").all(userId);
       return (rows as KeyRow[]).map(toKey);
     });
   }
@@ -455,7 +464,7 @@ class SqliteServerStore implements ServerStore {
   removeKey(id: number): Promise<boolean> {
     return guarded(
       this.file,
-      () => this.db.prepare("DELETE FROM ssh_keys WHERE id = ?").run(id).changes > 0,
+      () => this.stmt("DELETE FROM ssh_keys WHERE id = ?").run(id).changes > 0,
     );
   }
 
@@ -501,7 +510,7 @@ class SqliteServerStore implements ServerStore {
 
   listRepos(): Promise<RepoRecord[]> {
     return guarded(this.file, () =>
-      (this.db.prepare("SELECT * FROM repos ORDER BY owner, name").all() as RepoRow[]).map(toRepo),
+      (this.stmt("SELECT * FROM repos ORDER BY owner, name").all() as RepoRow[]).map(toRepo),
     );
   }
 
@@ -510,7 +519,7 @@ class SqliteServerStore implements ServerStore {
       const parts = splitFullName(fullName);
       if (parts === undefined) return false;
       return (
-        this.db.prepare("DELETE FROM repos WHERE owner = ? AND name = ?").run(parts[0], parts[1])
+        this.stmt("DELETE FROM repos WHERE owner = ? AND name = ?").run(parts[0], parts[1])
           .changes > 0
       );
     });
@@ -561,8 +570,10 @@ class SqliteServerStore implements ServerStore {
       (
         this.db
           .prepare(
-            `SELECT * FROM grants
-             WHERE user_id = ? OR group_id IN (SELECT group_id FROM members WHERE user_id = ?)
+            // Two indexed lookups; an OR of both would scan every grant.
+            `SELECT * FROM grants WHERE user_id = ?
+             UNION ALL
+             SELECT g.* FROM members m JOIN grants g ON g.group_id = m.group_id WHERE m.user_id = ?
              ORDER BY repo_id`,
           )
           .all(userId, userId) as GrantRow[]
@@ -581,7 +592,7 @@ class SqliteServerStore implements ServerStore {
         this.db
           .prepare("INSERT INTO branch_rules (repo_id, pattern, allow_force_push) VALUES (?, ?, ?)")
           .run(rule.repoId, rule.pattern, rule.allowForcePush ? 1 : 0);
-        const pusher = this.db.prepare(
+        const pusher = this.stmt(
           "INSERT INTO branch_rule_pushers (repo_id, pattern, user_id, group_id) VALUES (?, ?, ?, ?)",
         );
         for (const id of new Set(rule.pushUserIds)) pusher.run(rule.repoId, rule.pattern, id, null);
