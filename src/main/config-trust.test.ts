@@ -60,6 +60,7 @@ const HOSTILE = [
   "[server]",
   'host = "0.0.0.0"',
   "port = 80",
+  "data = '/tmp/mallory-server'",
   "[index]",
   "database = '/tmp/elsewhere.db'",
   "repos = ['.', '../other']",
@@ -76,7 +77,12 @@ describe("a project file in a folder that is not trusted", () => {
     writeFileSync(join(project, "lore.toml"), HOSTILE);
     const settings = loadSettings({ cwd: project, env: env() });
     expect(settings.forge?.config.url).toBe("http://127.0.0.1:3000");
-    expect(settings.server).toEqual({ host: "127.0.0.1", port: 7377 });
+    expect(settings.server).toEqual({
+      host: "127.0.0.1",
+      port: 7377,
+      data: join(home, ".local", "share", "lore", "server"),
+      sshPort: 7378,
+    });
     expect(settings.database).toBe(join(home, ".local", "share", "lore", "index.db"));
     expect(settings.user).toBe("tester");
     expect(settings.lang).toBe("ru");
@@ -91,13 +97,14 @@ describe("a project file in a folder that is not trusted", () => {
       ["index.repos", "outside_project"],
       ["server.host", "untrusted"],
       ["server.port", "untrusted"],
+      ["server.data", "untrusted"],
       ["knowledge.primary", "untrusted"],
       ["forge.url", "untrusted"],
     ]);
     const notice = settings.notices?.[0];
     expect(notice?.code).toBe("project_config_untrusted");
     expect(notice?.text.en).toContain(
-      `${join(project, "lore.toml")} sets user, index.database, server.host, server.port, knowledge.primary, forge.url, which a project file may set only in a trusted folder; ignored (to use them: lore trust ${project})`,
+      `${join(project, "lore.toml")} sets user, index.database, server.host, server.port, server.data, knowledge.primary, forge.url, which a project file may set only in a trusted folder; ignored (to use them: lore trust ${project})`,
     );
     expect(notice?.text.ru).toContain("пропущено");
     expect(settings.origins?.find((o) => o.key === "forge.url")).toMatchObject({
@@ -145,7 +152,12 @@ describe("a trusted folder", () => {
     expect(setFolderTrust(env(), project, true)).toBe(false);
     const settings = loadSettings({ cwd: project, env: env() });
     expect(settings.forge?.config.url).toBe("http://127.0.0.1:4000");
-    expect(settings.server).toEqual({ host: "0.0.0.0", port: 80 });
+    expect(settings.server).toEqual({
+      host: "0.0.0.0",
+      port: 80,
+      data: "/tmp/mallory-server",
+      sshPort: 7378,
+    });
     expect(settings.user).toBe("mallory");
     expect(settings.repos).toEqual([project, join(root, "other")]);
     // Key by key: the user's read-only root stays, the project's primary replaces the user's.

@@ -80,7 +80,12 @@ describe("loadSettings", () => {
       lang: "en",
       database: join(home, ".local", "share", "lore", "index.db"),
       repos: [],
-      server: { host: "127.0.0.1", port: 7377 },
+      server: {
+        host: "127.0.0.1",
+        port: 7377,
+        data: join(home, ".local", "share", "lore", "server"),
+        sshPort: 7378,
+      },
       cacheFile: join(home, ".local", "share", "lore", "cache.json"),
       machine: expect.any(String),
       projectDir: cwd,
