@@ -59,7 +59,8 @@ function forbiddenText(en: string, ru: string): LoreError {
  */
 export function dnsRebindingGuard(loopbackOnly: boolean): MiddlewareHandler<HttpEnv> {
   return async (c, next) => {
-    const host = c.req.header("host") ?? "";
+    // No Host header (HTTP/1.0, `app.request()`): the URL's host.
+    const host = c.req.header("host") ?? new URL(c.req.url).host;
     if (loopbackOnly && !isLoopback(hostName(host))) {
       throw forbiddenText(
         "Forbidden: Host is not a loopback name",

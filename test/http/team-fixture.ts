@@ -74,14 +74,21 @@ export interface TeamFixture {
 
 const READ_SCOPES: Scope[] = ["knowledge:read", "repo:read"];
 
+/** Options of {@link startTeamFixture}. */
+export interface TeamFixtureOptions {
+  /** More files per repository for the first push. */
+  extra?: Partial<Record<keyof typeof IDS, RepoFiles>>;
+  /** Routes to mount as `lore serve`'s caller would (`HttpAppDeps.extraRoutes`). */
+  extraRoutes?: (app: OpenAPIHono<HttpEnv>) => void;
+}
+
 /**
  * Starts the fixture (see the module header).
  *
- * @param extra - more files per repository for the first push.
+ * @param options - see {@link TeamFixtureOptions}.
  */
-export async function startTeamFixture(
-  extra: Partial<Record<keyof typeof IDS, RepoFiles>> = {},
-): Promise<TeamFixture> {
+export async function startTeamFixture(options: TeamFixtureOptions = {}): Promise<TeamFixture> {
+  const extra = options.extra ?? {};
   const root = mkdtempSync(join(tmpdir(), "lore-team-"));
   const data = join(root, "data");
   const store = await openServerStore(data);
@@ -139,6 +146,7 @@ export async function startTeamFixture(
     api,
     loopbackOnly: true,
     createMcpServer: (principal, lang) => createMcpServer(api.mcpPort(principal), { lang }),
+    ...(options.extraRoutes === undefined ? {} : { extraRoutes: options.extraRoutes }),
   });
   const http: Server = createServer(getRequestListener(app.fetch));
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
