@@ -88,7 +88,8 @@ export const ERROR_RESPONSES = {
     content: { "application/json": { schema: ErrorSchema } },
   },
   404: {
-    description: "`repo_not_found` (also for a repository the caller may not read), `path_not_found`",
+    description:
+      "`repo_not_found` (also for a repository the caller may not read), `path_not_found`",
     content: { "application/json": { schema: ErrorSchema } },
   },
 } as const;

@@ -79,7 +79,11 @@ function jsonRpcError(status: number, code: number, message: string): Response {
 export function registerMcpRoute(app: Hono<HttpEnv>, options: McpRouteOptions): void {
   const max = options.maxBodyBytes ?? MAX_MCP_MESSAGE_BYTES;
   app.on(["GET", "DELETE"], "/mcp", () => {
-    const answer = jsonRpcError(405, -32000, "Method not allowed: this server is stateless, POST only");
+    const answer = jsonRpcError(
+      405,
+      -32000,
+      "Method not allowed: this server is stateless, POST only",
+    );
     answer.headers.set("allow", "POST");
     return answer;
   });

@@ -8,9 +8,9 @@
  * repositories (the OS user's own `--repo` folders, `[index] repos`, knowledge roots).
  */
 import type { Principal } from "../core/access/rights.js";
-import { LoreError, isLoreError } from "../core/errors/lore-error.js";
-import { resolveRoot } from "../core/roots/root-resolution.js";
+import { isLoreError, LoreError } from "../core/errors/lore-error.js";
 import { rootRepoName } from "../core/roots/root-repo-name.js";
+import { resolveRoot } from "../core/roots/root-resolution.js";
 import type { RepoView, ServerApi, UserView } from "../http/server-api.js";
 import type { EntryIndex } from "../index/entry-index.js";
 import type { KnowledgePort, RecallArgs } from "../mcp/knowledge-port.js";
@@ -132,7 +132,11 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
   return {
     authenticate: (secret) => authenticateToken(deps.store, secret, now()),
     async user(principal): Promise<UserView> {
-      return { name: principal.user, site_admin: principal.siteAdmin, scopes: [...principal.scopes] };
+      return {
+        name: principal.user,
+        site_admin: principal.siteAdmin,
+        scopes: [...principal.scopes],
+      };
     },
     async repos(principal): Promise<RepoView[]> {
       const canRead =
@@ -176,7 +180,14 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
         ...(local?.fresh === undefined ? {} : { fresh: local.fresh.bind(local) }),
         recall: (args) => recallFor(principal, args),
         open: async (id) =>
-          getEntry(deps.index, id, principal.user, now(), undefined, await visibleSources(principal)),
+          getEntry(
+            deps.index,
+            id,
+            principal.user,
+            now(),
+            undefined,
+            await visibleSources(principal),
+          ),
         check: async (text, path) =>
           (await import("../core/entry/parse-entry.js")).parseEntry(
             text,
