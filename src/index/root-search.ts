@@ -52,12 +52,12 @@ export class RootSearch {
       ).raw(),
       text: p(
         `SELECT rowid, bm25(entry_text, ${SUMMARY_WEIGHT}.0, 1.0) AS bm25 FROM entry_text
-         WHERE entry_text MATCH ? AND rowid IN (SELECT file_id FROM files WHERE repo IN (SELECT value FROM json_each(?)))
+         WHERE entry_text MATCH ? AND +rowid IN (SELECT file_id FROM files WHERE repo IN (SELECT value FROM json_each(?)))
          ORDER BY bm25, rowid LIMIT ?`,
       ).raw(),
       holding: p(
         `SELECT rowid FROM entry_text
-         WHERE entry_text MATCH ? AND rowid IN (SELECT file_id FROM files WHERE repo IN (SELECT value FROM json_each(?)))`,
+         WHERE entry_text MATCH ? AND +rowid IN (SELECT file_id FROM files WHERE repo IN (SELECT value FROM json_each(?)))`,
       ).pluck(),
     };
   }

@@ -3,6 +3,7 @@
  * `owner/name` when the index reflects another commit. `lore serve` passes it as the
  * server's `freshen` until parse on push brings its own (`healRepoIndex`).
  */
+import { HeadWatch } from "../adapters/git-cli/head-watch.js";
 import type { Lang } from "../core/errors/localized-text.js";
 import { isLoreError } from "../core/errors/lore-error.js";
 import type { EntryIndex } from "../index/entry-index.js";
@@ -13,7 +14,9 @@ import type { HostedRepo } from "./server-api.js";
  *
  * @param index - the index.
  * @param lang - the language of the indexing report (not shown).
- * @returns `freshen(repo)`: does nothing for a repository with no commit on its default
+ * @returns `freshen(repo)`: does nothing, without starting git, while the ref files
+ *   (`HEAD`, the branch it names, `packed-refs`: `HeadWatch`) are as when the index was
+ *   last found current; nothing either for a repository with no commit on its default
  *   branch or whose stored commit is the head; else indexes the head incrementally and
  *   records the repository (kind `git`, its bare folder, the commit).
  * @throws LoreError `git_failed`, `index_failed` from the indexing.
@@ -24,10 +27,21 @@ export function indexHostedRepo(
 ): (repo: HostedRepo) => Promise<void> {
   // One run per repository at a time: a request arriving during a run waits for it.
   const running = new Map<string, Promise<void>>();
+  // The ref files' signature when the index was last found current: unchanged = no git run.
+  const seen = new Map<string, string>();
   return async (repo) => {
     const busy = running.get(repo.fullName);
     if (busy !== undefined) return busy;
-    const run = freshenOnce(index, lang, repo).finally(() => running.delete(repo.fullName));
+    const watch = new HeadWatch({ gitDir: repo.dir, commonDir: repo.dir });
+    const signature = watch.signature();
+    if (seen.get(repo.fullName) === signature && index.repository(repo.fullName) !== undefined) {
+      return;
+    }
+    const run = freshenOnce(index, lang, repo)
+      .then(() => {
+        seen.set(repo.fullName, signature);
+      })
+      .finally(() => running.delete(repo.fullName));
     running.set(repo.fullName, run);
     return run;
   };
