@@ -113,7 +113,11 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
           get ready() {
             return served?.ready ?? Promise.resolve();
           },
-          fresh: (signal?: AbortSignal) => served?.fresh(signal) ?? Promise.resolve(),
+          // The start-up indexing first, then the sources whose HEAD moved.
+          fresh: (signal?: AbortSignal) =>
+            served === undefined
+              ? Promise.resolve()
+              : served.ready.then(() => served?.fresh(signal)),
         },
       },
       health: () => ({ version: options.version, indexing }),

@@ -48,29 +48,27 @@ export function indexHostedRepo(
 }
 
 async function freshenOnce(index: EntryIndex, lang: Lang, repo: HostedRepo): Promise<void> {
-  {
-    const { openGitRepo } = await import("../adapters/git-cli/git-cli-repo.js");
-    const git = await openGitRepo(repo.dir);
+  const { openGitRepo } = await import("../adapters/git-cli/git-cli-repo.js");
+  const git = await openGitRepo(repo.dir);
+  try {
+    let head: string;
     try {
-      let head: string;
-      try {
-        head = await git.resolveCommit(`refs/heads/${repo.defaultBranch}`);
-      } catch (error) {
-        if (isLoreError(error) && error.code === "git_failed") return; // no commit yet
-        throw error;
-      }
-      if (index.repository(repo.fullName)?.commit === head) return;
-      const { indexRepository } = await import("../services/indexing/index-repo.js");
-      await indexRepository({ index, repo: git, repoName: repo.fullName, commit: head, lang });
-      index.putRepository({
-        repo: repo.fullName,
-        path: git.dir,
-        kind: "git",
-        commit: head,
-        indexedAt: Date.now(),
-      });
-    } finally {
-      await git.close();
+      head = await git.resolveCommit(`refs/heads/${repo.defaultBranch}`);
+    } catch (error) {
+      if (isLoreError(error) && error.code === "git_failed") return; // no commit yet
+      throw error;
     }
+    if (index.repository(repo.fullName)?.commit === head) return;
+    const { indexRepository } = await import("../services/indexing/index-repo.js");
+    await indexRepository({ index, repo: git, repoName: repo.fullName, commit: head, lang });
+    index.putRepository({
+      repo: repo.fullName,
+      path: git.dir,
+      kind: "git",
+      commit: head,
+      indexedAt: Date.now(),
+    });
+  } finally {
+    await git.close();
   }
 }

@@ -148,6 +148,25 @@ describe("lore serve", () => {
   it("stops on SIGTERM with exit 0", async () => {
     expect(await served.stop()).toBe(0);
   });
+
+  it("once a user holds a token, a non-loopback address is served (token still required)", async () => {
+    const wide = await startServe(["--host", "0.0.0.0", "--port", "0"], {
+      cwd: sandbox.dir,
+      env: sandbox.env,
+    });
+    try {
+      expect(wide.url.hostname).toBe("0.0.0.0");
+      expect(wide.stderr()).not.toContain("first start");
+      expect(wide.token).toBe(served.token);
+      const port = wide.url.port;
+      const anonymous = await fetch(`http://127.0.0.1:${port}/api/v1/user`);
+      expect(anonymous.status).toBe(401);
+      const owner = await fetch(`http://127.0.0.1:${port}/api/v1/user`, { headers: wide.headers });
+      expect(owner.status).toBe(200);
+    } finally {
+      expect(await wide.stop()).toBe(0);
+    }
+  });
 });
 
 describe("a non-loopback address", () => {
