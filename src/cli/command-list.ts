@@ -128,7 +128,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "serve",
-    summary: "MCP server over Streamable HTTP at http://127.0.0.1:7377/mcp",
+    summary: "Team server: REST API, MCP over HTTP at http://127.0.0.1:7377/mcp (token required)",
     load: async () => (await import("./commands/serve.js")).serveCommand,
   },
   {

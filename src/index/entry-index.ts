@@ -270,6 +270,13 @@ export class EntryIndex {
            e.reachable, e.unmet_mechanisms AS unmetMechanisms, f.report
          FROM entries e JOIN files f USING (file_id) WHERE e.id = ? ORDER BY f.repo`,
       ),
+      entryByIdIn: p(
+        `SELECT e.id, f.repo, f.path, f.blob_sha AS blobSha, e.origin, e.links, e.summary,
+           e.summary_override AS summaryOverride, e.body, e.contract, e.unknown_keys AS unknownKeys,
+           e.reachable, e.unmet_mechanisms AS unmetMechanisms, f.report
+         FROM entries e JOIN files f USING (file_id)
+         WHERE e.id = ? AND f.repo IN (SELECT value FROM json_each(?)) ORDER BY f.repo`,
+      ),
       hits: p(
         `SELECT f.file_id AS fileId, e.id, f.repo, f.path, e.summary, e.origin, e.reachable
          FROM entries e JOIN files f USING (file_id)
@@ -632,9 +639,15 @@ export class EntryIndex {
    * two sources holding one id is a clash, reported and never resolved), by repository.
    *
    * @param id - the entry id.
+   * @param repos - only the entries of these sources (a condition in SQL: the team server's
+   *   rights filter, so another source's holder is never read); absent = every source.
    */
-  entriesById(id: string): StoredEntry[] {
-    return (this.#sql.entryById.all(id) as Row[]).map((row) => this.#toStored(row));
+  entriesById(id: string, repos?: readonly string[]): StoredEntry[] {
+    const rows =
+      repos === undefined
+        ? this.#sql.entryById.all(id)
+        : this.#sql.entryByIdIn.all(id, JSON.stringify(repos));
+    return (rows as Row[]).map((row) => this.#toStored(row));
   }
 
   #toStored(row: Row): StoredEntry {

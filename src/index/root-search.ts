@@ -1,8 +1,11 @@
 /**
- * Recall restricted to one repository of the index — the notes of one knowledge root
- * (knowledge roots: recall's `knowledge_root_id` filter). A root holds a person's or a team's
- * notes (thousands, not the 100k entries `text-search.ts` is tuned for), so this ranks every
- * match of the repository with bm25 up to a cap, with plain prepared statements.
+ * Recall restricted to some repositories of the index — the notes of one knowledge root
+ * (knowledge roots: recall's `knowledge_root_id` filter), one repository (`--repo`), or the
+ * sources a caller of the team server may read (seed 004, "Интерфейс": every answer filtered
+ * by the caller's rights). The set is applied in SQL, so no row, count or rank of another
+ * repository is ever read. A root holds a person's or a team's notes (thousands, not the
+ * 100k entries `text-search.ts` is tuned for), so this ranks every match of the set with
+ * bm25 up to a cap, with plain prepared statements.
  */
 import { occursIn } from "../core/recall/contract-match.js";
 import type { QueryTerm } from "../core/recall/search-query.js";
@@ -10,7 +13,7 @@ import { type ContractInput, coveredTerms } from "./contract-lookup.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
 import { SUMMARY_WEIGHT } from "./text-search.js";
 
-/** A fired contract in the repository. */
+/** A fired contract in one of the repositories. */
 export interface RepoContractHit {
   fileId: number;
   entryId: string;
@@ -22,7 +25,7 @@ export interface RepoContractHit {
   tool: boolean;
 }
 
-/** A text match in the repository. */
+/** A text match in one of the repositories. */
 export interface RepoTextHit {
   fileId: number;
   /** `-bm25`, ≥ 0. */
@@ -31,7 +34,7 @@ export interface RepoTextHit {
   mask: number;
 }
 
-/** Lookups over one repository's entries; statements prepared once. */
+/** Lookups over the entries of a set of repositories; statements prepared once. */
 export class RootSearch {
   readonly #sql;
 
@@ -41,31 +44,32 @@ export class RootSearch {
     this.#sql = {
       words: p(
         `SELECT w.file_id, w.entry_id, w.word, w.stems, w.first_stem FROM contract_words w JOIN files f USING (file_id)
-         WHERE f.repo = ? AND w.first_stem IN (SELECT value FROM json_each(?))`,
+         WHERE f.repo IN (SELECT value FROM json_each(?)) AND w.first_stem IN (SELECT value FROM json_each(?))`,
       ).raw(),
       tools: p(
         `SELECT t.file_id, t.entry_id FROM contract_tools t JOIN files f USING (file_id)
-         WHERE f.repo = ? AND t.name = ?`,
+         WHERE f.repo IN (SELECT value FROM json_each(?)) AND t.name = ?`,
       ).raw(),
       text: p(
         `SELECT rowid, bm25(entry_text, ${SUMMARY_WEIGHT}.0, 1.0) AS bm25 FROM entry_text
-         WHERE entry_text MATCH ? AND rowid IN (SELECT file_id FROM files WHERE repo = ?)
+         WHERE entry_text MATCH ? AND +rowid IN (SELECT file_id FROM files WHERE repo IN (SELECT value FROM json_each(?)))
          ORDER BY bm25, rowid LIMIT ?`,
       ).raw(),
       holding: p(
         `SELECT rowid FROM entry_text
-         WHERE entry_text MATCH ? AND rowid IN (SELECT file_id FROM files WHERE repo = ?)`,
+         WHERE entry_text MATCH ? AND +rowid IN (SELECT file_id FROM files WHERE repo IN (SELECT value FROM json_each(?)))`,
       ).pluck(),
     };
   }
 
   /**
-   * The entries of `repo` whose contract fires for the query's stems or the tool.
+   * The entries of the repositories whose contract fires for the query's stems or the tool.
    *
-   * @param repo - the repository name (`root:<id>`).
+   * @param repos - the repository names (`owner/name`, `root:<id>`, an identity); none = no hit.
    * @param input - the query's keys and stems and/or the tool name (as for `ContractLookup.fire`).
    */
-  contracts(repo: string, input: ContractInput): RepoContractHit[] {
+  contracts(repos: readonly string[], input: ContractInput): RepoContractHit[] {
+    const repo = JSON.stringify(repos);
     const hits = new Map<number, RepoContractHit>();
     const hit = (fileId: number, entryId: string) => {
       let found = hits.get(fileId);
@@ -124,24 +128,25 @@ export class RootSearch {
   }
 
   /**
-   * Full-text matches in `repo`, best first (bm25, summary weighing {@link SUMMARY_WEIGHT}),
+   * Full-text matches in the repositories, best first (bm25, summary weighing {@link SUMMARY_WEIGHT}),
    * each with the query terms it holds. Stop words are already out of `terms`; the floor
    * on words found in over half of the entries (`TextSearch.matches`) is not applied here:
    * a root holds one person's or team's notes, a few thousand at most, all ranked.
    *
-   * @param repo - the repository name.
+   * @param repos - the repository names; none = no match.
    * @param terms - the query's terms (OR).
    * @param cap - most rows.
    * @param masks - the bits of each term (default: bit *i* for term *i*).
    * @returns the matches, best first.
    */
   text(
-    repo: string,
+    repos: readonly string[],
     terms: readonly QueryTerm[],
     cap: number,
     masks: readonly number[] = [],
   ): RepoTextHit[] {
-    if (terms.length === 0) return [];
+    if (terms.length === 0 || repos.length === 0) return [];
+    const repo = JSON.stringify(repos);
     const expr = terms.map((term) => term.fts).join(" OR ");
     const rows = this.#sql.text.all(expr, repo, cap) as [number, number][];
     const hits = new Map<number, RepoTextHit>(

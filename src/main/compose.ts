@@ -78,6 +78,8 @@ export interface ServedIndex {
  */
 export interface Lore {
   readonly settings: LoreSettings;
+  /** The open index (the team server reads it with its rights filter, `main/server-api.ts`). */
+  readonly entryIndex: EntryIndex;
   /**
    * Indexes a git repository at a commit (its entry files under `.gitriver/knowledge/`), or a
    * plain folder holding `.gitriver/knowledge/`, incrementally.
@@ -238,6 +240,7 @@ export async function composeLore(
 
   const lore: Lore = {
     settings,
+    entryIndex: index,
     index: indexOne,
     roots,
     repos: () => {

@@ -7,7 +7,6 @@
  * root's note never shadowing a team entry, and `lore mcp` seeing a new commit.
  */
 
-import { spawn } from "node:child_process";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -17,6 +16,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runGit } from "../../src/adapters/git-cli/run-git.js";
 import { makeRepo } from "../helpers/make-repo.js";
 import { isolatedEnv, LORE_BIN, runLore } from "./run-lore.js";
+import { startServe } from "./serve-lore.js";
 
 const K = ".gitriver/knowledge";
 const id = (n: number) => `0190f5a4-3b2c-7d10-8a11-${n.toString(16).padStart(12, "0")}`;
@@ -342,25 +342,18 @@ describe("lore mcp sees new commits", () => {
 describe("lore serve sees new commits", () => {
   it("a commit made while serving is indexed before the next answer over HTTP", async () => {
     const repo = await repoOf({ [`${K}/a.md`]: entry(1, "First deploy note.") });
-    const child = spawn(process.execPath, [LORE_BIN, "serve", "--port", "0", "--repo", repo.dir], {
+    const served = await startServe(["--port", "0", "--repo", repo.dir], {
       cwd: sandbox.dir,
       env: sandbox.env,
-      stdio: ["ignore", "pipe", "pipe"],
     });
-    let stderr = "";
-    const url = await new Promise<URL>((resolve, reject) => {
-      child.stderr?.on("data", (chunk: Buffer) => {
-        stderr += chunk.toString("utf8");
-        const match = /serving MCP over HTTP at (http:\/\/\S+\/mcp)/.exec(stderr);
-        if (match?.[1]) resolve(new URL(match[1]));
-      });
-      child.on("close", (code) => reject(new Error(`lore serve exited ${code}: ${stderr}`)));
-    });
-    const exited = new Promise((resolve) => child.once("close", resolve));
     try {
       const ask = async () => {
         const client = new Client({ name: "test", version: "1" });
-        await client.connect(new StreamableHTTPClientTransport(url));
+        await client.connect(
+          new StreamableHTTPClientTransport(served.url, {
+            requestInit: { headers: served.headers },
+          }),
+        );
         try {
           const answer = await client.callTool({
             name: "knowledge_recall",
@@ -377,8 +370,7 @@ describe("lore serve sees new commits", () => {
       await repo.commit({ [`${K}/b.md`]: entry(2, "Second deploy note.") });
       expect(await ask()).toEqual([id(1), id(2)]);
     } finally {
-      child.kill("SIGTERM");
-      await exited;
+      await served.stop();
     }
   });
 });

@@ -1,11 +1,17 @@
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { initBareRepo } from "../../src/adapters/git-cli/init-bare.js";
+import { runGit } from "../../src/adapters/git-cli/run-git.js";
+import { openServerStore } from "../../src/main/open-server.js";
+import { bareRepoPath, createRepo } from "../../src/services/access/hosted-repos.js";
 import { makeRepo, type TestRepo } from "../helpers/make-repo.js";
-import { isolatedEnv, LORE_BIN, runLore } from "./run-lore.js";
+import { ROLLBACK, ROLLBACK_ID } from "./fixture-entries.js";
+import { isolatedEnv, runLore } from "./run-lore.js";
+import { type ServedLore, startServe } from "./serve-lore.js";
 
 const README = readFileSync(
   join(dirname(fileURLToPath(import.meta.url)), "..", "..", "README.md"),
@@ -20,8 +26,9 @@ function curlExamples(): string[] {
 }
 
 let repo: TestRepo;
+let app: TestRepo;
 let sandbox: ReturnType<typeof isolatedEnv>;
-let child: ChildProcess;
+let served: ServedLore;
 let port = "";
 
 beforeAll(async () => {
@@ -30,47 +37,64 @@ beforeAll(async () => {
   sandbox = isolatedEnv();
   const init = await runLore(["init"], { cwd: repo.dir, env: sandbox.env });
   expect(init.code).toBe(0);
-  child = spawn(process.execPath, [LORE_BIN, "serve", "--port", "0", "--repo", repo.dir], {
+  // The hosted repository acme/app of the examples, filled by a real push.
+  const data = join(sandbox.dir, "data", "lore", "server");
+  const store = await openServerStore(data);
+  await createRepo(
+    { store, dataDir: data, initBare: initBareRepo },
+    { fullName: "acme/app", now: Date.now() },
+  );
+  await store.close();
+  app = await makeRepo({ ".gitriver/knowledge/deploy-rollback.md": ROLLBACK });
+  await runGit({
+    cwd: app.dir,
+    args: ["push", "-q"],
+    values: [bareRepoPath(data, "acme/app"), "HEAD:refs/heads/main"],
+  });
+  served = await startServe(["--port", "0", "--repo", repo.dir], {
     cwd: sandbox.dir,
     env: sandbox.env,
-    stdio: ["ignore", "pipe", "pipe"],
   });
-  let stderr = "";
-  port = await new Promise<string>((resolve, reject) => {
-    child.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-      const match = /serving MCP over HTTP at http:\/\/127\.0\.0\.1:(\d+)\/mcp/.exec(stderr);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.on("close", (code) => reject(new Error(`lore serve exited ${code}: ${stderr}`)));
-  });
+  port = served.url.port;
 });
 
 afterAll(async () => {
-  if (child.exitCode === null) {
-    const exited = new Promise((resolve) => child.once("close", resolve));
-    child.kill("SIGTERM");
-    await exited;
-  }
+  await served?.stop();
   await repo.cleanup();
+  await app?.cleanup();
   sandbox.cleanup();
 });
 
 /** Runs one README line with real curl against the test server; the status comes last. */
-async function curl(line: string): Promise<{ status: number; body: unknown }> {
+async function curl(line: string): Promise<{ status: number; body: unknown; text: string }> {
   const command = `${line.replaceAll("127.0.0.1:7377", `127.0.0.1:${port}`)} -w '\\n%{http_code}'`;
-  const { stdout } = await run("sh", ["-c", command]);
+  const { stdout } = await run("sh", ["-c", command], {
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", LORE_TOKEN: served.token },
+  });
   const at = stdout.lastIndexOf("\n");
-  return { status: Number(stdout.slice(at + 1)), body: JSON.parse(stdout.slice(0, at)) };
+  const text = stdout.slice(0, at);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: Number(stdout.slice(at + 1)), body, text };
 }
 
 describe("the README's curl examples against a real lore serve", () => {
-  it("has one example per endpoint: GET /healthz, tools/list, tools/call knowledge_recall", () => {
+  it("has one example per endpoint", () => {
     const lines = curlExamples();
-    expect(lines).toHaveLength(3);
+    expect(lines).toHaveLength(8);
     expect(lines[0]).toContain("/healthz");
-    expect(lines[1]).toContain('"method":"tools/list"');
-    expect(lines[2]).toContain('"name":"knowledge_recall"');
+    expect(lines[1]).toContain("/api/v1/user");
+    expect(lines[2]).toMatch(/\/api\/v1\/repos$/);
+    expect(lines[3]).toContain("/api/v1/repos/acme/app/knowledge");
+    expect(lines[4]).toContain("/api/v1/repos/acme/app/raw/");
+    expect(lines[5]).toContain("/api/v1/openapi.json");
+    expect(lines[6]).toContain('"method":"tools/list"');
+    expect(lines[7]).toContain('"name":"knowledge_recall"');
+    for (const line of lines.slice(1)) expect(line).toContain("Authorization: Bearer $LORE_TOKEN");
   });
 
   it("GET /healthz answers 200 with status ok", async () => {
@@ -79,8 +103,44 @@ describe("the README's curl examples against a real lore serve", () => {
     expect(answer.body).toMatchObject({ status: "ok", version: expect.any(String) });
   });
 
-  it("tools/list answers 200 with the seven tools, no initialize first", async () => {
+  it("GET /api/v1/user answers the owner", async () => {
     const answer = await curl(curlExamples()[1] ?? "");
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ name: "tester", site_admin: true });
+  });
+
+  it("GET /api/v1/repos lists acme/app", async () => {
+    const answer = await curl(curlExamples()[2] ?? "");
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual([
+      { full_name: "acme/app", public: false, default_branch: "main", permission: "admin" },
+    ]);
+  });
+
+  it("GET …/knowledge lists the pushed entry, complete", async () => {
+    const answer = await curl(curlExamples()[3] ?? "");
+    expect(answer.status).toBe(200);
+    const body = answer.body as { items: { id: string; path: string }[]; partial?: string };
+    expect(body.items.map((item) => [item.id, item.path])).toEqual([
+      [ROLLBACK_ID, ".gitriver/knowledge/deploy-rollback.md"],
+    ]);
+    expect(body).not.toHaveProperty("partial");
+  });
+
+  it("GET …/raw/{path}?ref=main answers the file's bytes", async () => {
+    const answer = await curl(curlExamples()[4] ?? "");
+    expect(answer.status).toBe(200);
+    expect(answer.text).toBe(ROLLBACK);
+  });
+
+  it("GET /api/v1/openapi.json answers the document", async () => {
+    const answer = await curl(curlExamples()[5] ?? "");
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ openapi: "3.1.0" });
+  });
+
+  it("tools/list answers 200 with the seven tools, no initialize first", async () => {
+    const answer = await curl(curlExamples()[6] ?? "");
     expect(answer.status).toBe(200);
     const tools = (answer.body as { result: { tools: { name: string }[] } }).result.tools;
     expect(tools.map((t) => t.name)).toHaveLength(7);
@@ -88,7 +148,7 @@ describe("the README's curl examples against a real lore serve", () => {
   });
 
   it("tools/call knowledge_recall answers 200 with the lore init entry as the hit", async () => {
-    const answer = await curl(curlExamples()[2] ?? "");
+    const answer = await curl(curlExamples()[7] ?? "");
     expect(answer.status).toBe(200);
     const result = (
       answer.body as {
@@ -107,6 +167,7 @@ describe("a federation tool called over lore serve", () => {
       headers: {
         "content-type": "application/json",
         accept: "application/json, text/event-stream",
+        ...served.headers,
       },
       body: JSON.stringify({
         jsonrpc: "2.0",

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { makeRepo, type TestRepo } from "../helpers/make-repo.js";
 import { knowledgeFiles, MIGRATION_ID, ROLLBACK_ID } from "./fixture-entries.js";
 import { isolatedEnv, LORE_BIN } from "./run-lore.js";
+import { type ServedLore, startServe } from "./serve-lore.js";
 
 /** The 4 MiB limit of one MCP message (README "Limits"). */
 const LIMIT = 4_194_304;
@@ -144,37 +145,25 @@ describe("lore mcp: a message over the limit is refused, the session goes on", (
 });
 
 describe("lore serve: a body over the limit gets 413, the server goes on", () => {
-  let child: ChildProcess;
+  let served: ServedLore;
   let url: URL;
-  let stderr = "";
+  let headers: Record<string, string>;
 
   beforeAll(async () => {
-    child = spawn(process.execPath, [LORE_BIN, "serve", "--port", "0", "--repo", repo.dir], {
+    served = await startServe(["--port", "0", "--repo", repo.dir], {
       cwd: sandbox.dir,
       env: sandbox.env,
-      stdio: ["ignore", "pipe", "pipe"],
     });
-    url = await new Promise<URL>((resolve, reject) => {
-      child.stderr?.on("data", (chunk: Buffer) => {
-        stderr += chunk.toString("utf8");
-        const match = /serving MCP over HTTP at (http:\/\/\S+\/mcp)/.exec(stderr);
-        if (match?.[1]) resolve(new URL(match[1]));
-      });
-      child.on("close", (code) => reject(new Error(`lore serve exited ${code}: ${stderr}`)));
-    });
+    url = served.url;
+    headers = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...served.headers,
+    };
   });
   afterAll(async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once("close", resolve));
-      child.kill("SIGTERM");
-      await exited;
-    }
+    await served?.stop();
   });
-
-  const headers = {
-    "content-type": "application/json",
-    accept: "application/json, text/event-stream",
-  };
   const bigCall = () =>
     JSON.stringify({
       jsonrpc: "2.0",
@@ -218,14 +207,19 @@ describe("lore serve: a body over the limit gets 413, the server goes on", () =>
     // One log line per refusal (stderr may arrive after the answer).
     await vi.waitFor(() =>
       expect(
-        stderr.split("\n").filter((line) => line.includes("(request_too_large)")),
+        served
+          .stderr()
+          .split("\n")
+          .filter((line) => line.includes("(request_too_large)")),
       ).toHaveLength(2),
     );
   });
 
   it("the SDK client is refused for the big call, then its next call answers", async () => {
     const client = new Client({ name: "test", version: "1" });
-    await client.connect(new StreamableHTTPClientTransport(url));
+    await client.connect(
+      new StreamableHTTPClientTransport(url, { requestInit: { headers: served.headers } }),
+    );
     try {
       await expect(
         client.callTool({ name: "knowledge_recall", arguments: { query: "x".repeat(LIMIT) } }),

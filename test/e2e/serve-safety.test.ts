@@ -4,7 +4,6 @@
  * on); a request whose `Origin` is not allowed gets 403 (MCP transport spec: servers must
  * validate `Origin`), while clients that send none, or a loopback one, are served.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { request as httpRequest } from "node:http";
 import { createServer, type Server } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -12,38 +11,26 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeRepo, type TestRepo } from "../helpers/make-repo.js";
 import { knowledgeFiles } from "./fixture-entries.js";
-import { isolatedEnv, LORE_BIN, runLore } from "./run-lore.js";
+import { isolatedEnv, runLore } from "./run-lore.js";
+import { type ServedLore, startServe } from "./serve-lore.js";
 
 let repo: TestRepo;
 let sandbox: ReturnType<typeof isolatedEnv>;
-let child: ChildProcess;
+let served: ServedLore;
 let url: URL;
 
 beforeAll(async () => {
   repo = await makeRepo(knowledgeFiles());
   sandbox = isolatedEnv();
-  child = spawn(process.execPath, [LORE_BIN, "serve", "--port", "0", "--repo", repo.dir], {
+  served = await startServe(["--port", "0", "--repo", repo.dir], {
     cwd: sandbox.dir,
     env: sandbox.env,
-    stdio: ["ignore", "ignore", "pipe"],
   });
-  let stderr = "";
-  url = await new Promise<URL>((resolve, reject) => {
-    child.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-      const match = /serving MCP over HTTP at (http:\/\/\S+\/mcp)/.exec(stderr);
-      if (match?.[1]) resolve(new URL(match[1]));
-    });
-    child.on("close", (code) => reject(new Error(`lore serve exited ${code}: ${stderr}`)));
-  });
+  url = served.url;
 });
 
 afterAll(async () => {
-  if (child?.exitCode === null) {
-    const exited = new Promise((resolve) => child.once("close", resolve));
-    child.kill("SIGTERM");
-    await exited;
-  }
+  await served?.stop();
   await repo?.cleanup();
   sandbox?.cleanup();
 });
@@ -64,6 +51,7 @@ function post(path: string, origin?: string): Promise<{ status: number; body: st
     const headers: Record<string, string> = {
       "content-type": "application/json",
       accept: "application/json, text/event-stream",
+      ...served.headers,
     };
     if (origin !== undefined) headers.origin = origin;
     const req = httpRequest(
@@ -115,7 +103,9 @@ describe("Origin", () => {
       expect([origin, answer.status]).toEqual([origin, 200]);
     }
     const client = new Client({ name: "origin-test", version: "1" });
-    await client.connect(new StreamableHTTPClientTransport(url));
+    await client.connect(
+      new StreamableHTTPClientTransport(url, { requestInit: { headers: served.headers } }),
+    );
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
     await client.close();
   });

@@ -1,4 +1,3 @@
-import type { ServedIndex } from "../../main/compose.js";
 import { atMostPositionals, intOption, stringOption } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
@@ -8,25 +7,34 @@ const USAGE =
   "lore serve [--host H] [--port N] [--repo PATH]... [--tool-names=underscore|dotted|seed]";
 
 /**
- * `lore serve`: MCP over Streamable HTTP at `/mcp` plus `GET /healthz`, on 127.0.0.1:7377 by
- * default. Indexes the repositories at start, like `lore mcp`.
+ * `lore serve`: the team server (seed 004) — one HTTP application on 127.0.0.1:7377 by
+ * default: `GET /healthz`, the REST API under `/api/v1`, MCP Streamable HTTP at `/mcp`;
+ * every route but `/healthz` needs a token. Its records live in `[server] data`.
  */
 export const serveCommand: Command = {
   name: "serve",
-  summary: "MCP server over Streamable HTTP at http://127.0.0.1:7377/mcp",
+  summary: "Team server: REST API, MCP over HTTP at http://127.0.0.1:7377/mcp (token required)",
   help: [
     `Usage: ${USAGE}`,
     "",
-    "Serves the entry and knowledge-root tools over Streamable HTTP (stateless, POST /mcp)",
-    "and GET /healthz: knowledge_recall, knowledge_open, knowledge_check, knowledge_read_file,",
-    "knowledge_write_file, knowledge_route_context, knowledge_status. The federation tools",
-    "(wikis, projects, tasks) are served by `lore mcp` (stdio) only. Listens on [server]",
-    "host and port of your own configuration file (a project's lore.toml counts only in a",
-    "folder you trusted: lore trust), default 127.0.0.1:7377; on a loopback address, requests",
-    "with a non-loopback Host header or a non-loopback Origin are refused with 403 (DNS",
-    "rebinding); elsewhere an Origin other than the server's own. There is no authentication",
-    "yet: keep it on 127.0.0.1. A request body over 4 MiB is refused with 413",
-    "(request_too_large); the server goes on.",
+    "Serves, on one port: GET /healthz (no token), the REST API under /api/v1 (user, repos,",
+    "a repository's knowledge and raw files; GET /api/v1/openapi.json) and MCP over",
+    "Streamable HTTP (stateless, POST /mcp): knowledge_recall, knowledge_open, knowledge_check,",
+    "and for site admins the knowledge-root tools knowledge_read_file, knowledge_write_file,",
+    "knowledge_route_context, knowledge_status. The federation tools (wikis, projects, tasks)",
+    "are served by `lore mcp` (stdio) only. Every route but /healthz needs a token:",
+    "Authorization: Bearer <token> (git clients: the token as the Basic password); a token",
+    "in the URL is refused. Recall and open see only the repositories the token's user can",
+    "read; the --repo folders and knowledge roots of this OS user only site admins see.",
+    "The data folder is [server] data (default $XDG_DATA_HOME/lore/server). On a first start",
+    "with no users, a site-admin user named after you is created with a token in",
+    "<data>/owner-token (mode 0600); stderr says how to pass it (claude mcp add …).",
+    "Listens on [server] host and port of your own configuration file (a project's lore.toml",
+    "counts only in a folder you trusted: lore trust), default 127.0.0.1:7377; a non-loopback",
+    "address is refused until a user holds a token (listen_needs_auth). On a loopback",
+    "address, requests with a non-loopback Host header or a non-loopback Origin are refused",
+    "with 403 (DNS rebinding); elsewhere an Origin other than the server's own. A request",
+    "body over 4 MiB on /mcp is refused with 413 (request_too_large); the server goes on.",
     "The address is printed on stderr once it listens.",
     "",
     "Options:",
@@ -36,8 +44,8 @@ export const serveCommand: Command = {
     ...TOOL_NAMES_HELP,
     "",
     "Exit codes: 0 after SIGINT/SIGTERM, 2 bad option or configuration (or a host or port",
-    "this user cannot listen on), 6 the address is in use (address_in_use: stop the other",
-    "process, or pick --port N, or --port 0 for any free one).",
+    "this user cannot listen on, or listen_needs_auth), 6 the address is in use",
+    "(address_in_use: stop the other process, or pick --port N, or --port 0 for any free one).",
   ].join("\n"),
   options: {
     host: { type: "string" },
@@ -53,51 +61,24 @@ export const serveCommand: Command = {
     const port = intOption(args, "port", { min: 0, max: 65535 }) ?? settings.server.port;
     const repos = startRepos(ctx, args);
     const lore = await ctx.openLore();
-    const { createMcpServer } = await import("../../mcp/create-mcp-server.js");
-    const { startMcpHttpServer } = await import("../../mcp/mcp-http-server.js");
-    let indexing = true;
-    // Indexing starts once the server listens: when it cannot (address_in_use), nothing
-    // runs on after the refusal (no write into an index the CLI is closing). Until then
-    // the tools wait on `late`, which stands for the index upkeep started after listen.
-    let served: ServedIndex | undefined;
-    let listening = (): void => {};
-    const started = new Promise<void>((resolve) => {
-      listening = resolve;
-    });
-    const late: ServedIndex = {
-      ready: started.then(() => served?.ready),
-      fresh: (signal) => started.then(() => served?.fresh(signal)),
-      close: async () => {
-        await served?.close();
-      },
-    };
-    const ready = late.ready.finally(() => {
-      indexing = false;
-    });
-    const http = await startMcpHttpServer({
+    const { startTeamServer } = await import("../../main/compose-server.js");
+    const server = await startTeamServer({
+      lore,
       host,
       port,
-      createServer: () =>
-        // Remote callers: a knowledge_path must be a configured root.
-        createMcpServer(lore.port(ready, { remote: true }, late), {
-          toolNames: style,
-          lang: ctx.lang,
-          version: ctx.version,
-        }),
-      health: () => ({ version: ctx.version, indexing }),
-      log: ctx.err,
+      repos,
       lang: ctx.lang,
+      version: ctx.version,
+      toolNames: style,
+      log: ctx.err,
     });
-    served = lore.serveIndex(repos);
-    listening();
     ctx.err(
       ctx.lang === "ru"
-        ? `lore: MCP по HTTP на ${http.url} (проверка: GET /healthz)`
-        : `lore: serving MCP over HTTP at ${http.url} (health: GET /healthz)`,
+        ? `lore: MCP по HTTP на ${server.url} (проверка: GET /healthz; API: ${server.base}/api/v1)`
+        : `lore: serving MCP over HTTP at ${server.url} (health: GET /healthz; API: ${server.base}/api/v1)`,
     );
     await untilStopped();
-    await http.close();
-    await late.close();
+    await server.close();
     return EXIT_CODES.ok;
   },
 };

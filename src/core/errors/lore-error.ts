@@ -67,6 +67,7 @@ export const ERROR_CODES = {
   key_not_found: "not_found",
   branch_protected: "forbidden",
   listen_needs_auth: "invalid_input",
+  route_not_found: "not_found",
   forge_failed: "internal",
   git_failed: "internal",
   index_failed: "internal",
@@ -230,6 +231,10 @@ const MESSAGES: Record<ErrorCode, LocalizedText> = {
   listen_needs_auth: {
     en: "refusing to listen on {host}: a non-loopback address needs users and tokens first (lore user add, lore token create)",
     ru: "отказ слушать {host}: для адреса вне loopback сначала нужны пользователи и токены (lore user add, lore token create)",
+  },
+  route_not_found: {
+    en: "no such endpoint: {method} {path}; see GET /api/v1/openapi.json",
+    ru: "нет такого адреса: {method} {path}; см. GET /api/v1/openapi.json",
   },
   forge_failed: {
     en: "the forge answered HTTP {status}: {reason}",

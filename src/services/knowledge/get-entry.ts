@@ -45,8 +45,12 @@ export interface EntryView {
  * @param user - who opens it.
  * @param now - when, ms since the epoch. Default: now.
  * @param repo - only the entry of this source (an id is unique per source). Default: any.
- * @throws LoreError `entry_not_found` when no stored file holds the id; `ambiguous_id`
- *   when entries of several sources hold it and `repo` does not name one.
+ * @param allowed - only the entries of these sources (the team server: the sources the
+ *   caller may read, seed 004 "Интерфейс"); applied in SQL, so a holder outside the set is
+ *   neither opened nor counted in `ambiguous_id`: the id is `entry_not_found` as for a
+ *   missing one. Default: every source.
+ * @throws LoreError `entry_not_found` when no stored file (of `allowed`) holds the id;
+ *   `ambiguous_id` when entries of several sources hold it and `repo` does not name one.
  */
 export function getEntry(
   index: EntryIndex,
@@ -54,11 +58,15 @@ export function getEntry(
   user: string,
   now?: number,
   repo?: string,
+  allowed?: readonly string[],
 ): EntryView {
   // Entry ids are held in lower case (the parser folds them): `01A2…` names the same entry.
   // Other ids (a root's `note:<root>:<path>`) keep their case.
   const trimmed = id.trim();
-  const holders = index.entriesById(/^[0-9a-f-]+$/i.test(trimmed) ? trimmed.toLowerCase() : id);
+  const holders = index.entriesById(
+    /^[0-9a-f-]+$/i.test(trimmed) ? trimmed.toLowerCase() : id,
+    allowed,
+  );
   const matching = repo === undefined ? holders : holders.filter((entry) => entry.repo === repo);
   const entry = matching[0];
   if (entry === undefined) throw new LoreError("entry_not_found", { id });

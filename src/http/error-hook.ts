@@ -1,0 +1,82 @@
+/**
+ * The one error hook of the team server's HTTP application (seed 004 "Интерфейс"; the
+ * README's status table): every refusal becomes its status and `{"error": {"code",
+ * "message"}}`, the message in the language of `Accept-Language`.
+ */
+import type { Context, Hono } from "hono";
+import type { Lang } from "../core/errors/localized-text.js";
+import { fromSqliteError, isLoreError, LoreError } from "../core/errors/lore-error.js";
+import { pickAcceptLanguage } from "./accept-language.js";
+import { errorBody, statusOf } from "./http-status.js";
+import type { HttpEnv } from "./server-api.js";
+
+/** The challenge of a 401 on the API and `/mcp`. */
+export const BEARER_CHALLENGE = 'Bearer realm="lore"';
+/** The challenge of a 401 on a git path (git clients ask for a user and a password). */
+export const BASIC_CHALLENGE = 'Basic realm="lore"';
+
+/** Whether a path is a git smart-HTTP path (`/{owner}/{name}.git/…`), answered with Basic. */
+export function isGitPath(path: string): boolean {
+  return /^\/[^/]+\/[^/]+\.git(?:\/|$)/.test(path);
+}
+
+/** The answer's language: `Accept-Language` of the request (en, ru; q-values; default en). */
+export function langOf(c: Context): Lang {
+  return pickAcceptLanguage(c.req.header("accept-language"));
+}
+
+/**
+ * The response of a refusal: its status ({@link statusOf}), the JSON body in the request's
+ * language, and for a 401 the `WWW-Authenticate` challenge (Basic on git paths, Bearer
+ * elsewhere).
+ *
+ * @param c - the request's context.
+ * @param error - the refusal.
+ */
+export function refusal(c: Context, error: LoreError): Response {
+  const status = statusOf(error);
+  const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
+  if (status === 401) {
+    headers["www-authenticate"] = isGitPath(c.req.path) ? BASIC_CHALLENGE : BEARER_CHALLENGE;
+  }
+  return new Response(JSON.stringify(errorBody(error, langOf(c))), { status, headers });
+}
+
+/**
+ * Installs the error hook (`app.onError`) and the answer for unknown paths (`app.notFound`:
+ * 404 `route_not_found`). A LoreError (or a SQLite error, as `index_failed`) keeps its code;
+ * anything else thrown is 500 `internal`, logged whole, its text never sent.
+ *
+ * @param app - the application.
+ * @param log - writes a line to the server's log (stderr).
+ */
+export function installErrorHook(app: Hono<HttpEnv>, log: (line: string) => void): void {
+  app.onError((error, c) => {
+    const known = fromSqliteError(error) ?? (isLoreError(error) ? error : undefined);
+    if (known !== undefined) {
+      if (known.kind === "internal") log(`lore: ${c.req.method} ${c.req.path}: ${known.message}`);
+      return refusal(c, known);
+    }
+    log(`lore: ${c.req.method} ${c.req.path} failed: ${describe(error)}`);
+    return refusal(
+      c,
+      new LoreError(
+        "internal",
+        {},
+        {
+          text: {
+            en: "internal error: the server failed; see its log",
+            ru: "внутренняя ошибка: сбой сервера; см. его журнал",
+          },
+        },
+      ),
+    );
+  });
+  app.notFound((c) =>
+    refusal(c, new LoreError("route_not_found", { method: c.req.method, path: c.req.path })),
+  );
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}

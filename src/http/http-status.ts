@@ -1,0 +1,43 @@
+/**
+ * How Lore's refusals look over HTTP: one status per error kind and the JSON shape
+ * `{"error": {"code", "message"}}` (the team server's one error hook, seed 004 "Интерфейс").
+ */
+import type { Lang } from "../core/errors/localized-text.js";
+import type { ErrorKind, LoreError } from "../core/errors/lore-error.js";
+
+/** The HTTP status of each error kind. */
+export const STATUS_OF_KIND: Record<ErrorKind, number> = {
+  invalid_input: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  unavailable: 503,
+  internal: 500,
+};
+
+/**
+ * The status of one refusal: by its kind ({@link STATUS_OF_KIND}), except
+ * `request_too_large`, which is 413 (RFC 9110 §15.5.14) though its kind is `invalid_input`.
+ *
+ * @param error - the refusal.
+ */
+export function statusOf(error: LoreError): number {
+  if (error.code === "request_too_large") return 413;
+  return STATUS_OF_KIND[error.kind];
+}
+
+/** The JSON body of a refusal. */
+export interface ErrorBody {
+  error: { code: string; message: string };
+}
+
+/**
+ * The body of a refusal: its machine code and its message in `lang`.
+ *
+ * @param error - the refusal.
+ * @param lang - the language of the message (from `Accept-Language`).
+ */
+export function errorBody(error: LoreError, lang: Lang): ErrorBody {
+  return { error: { code: error.code, message: error.text[lang] } };
+}

@@ -1,0 +1,123 @@
+/**
+ * MCP Streamable HTTP at `/mcp` inside the team server's application (stateless: a fresh
+ * server and transport per request, JSON answers), behind the auth middleware: the tools
+ * get the caller's own port, so recall and open see only what the caller may read and the
+ * counters count for the caller (seed 004 "Интерфейс").
+ */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { Context, Hono } from "hono";
+import type { Principal } from "../core/access/rights.js";
+import type { Lang } from "../core/errors/localized-text.js";
+import {
+  MAX_MCP_MESSAGE_BYTES,
+  requestTooLarge,
+  requestTooLargeResponse,
+} from "../mcp/request-too-large.js";
+import { langOf } from "./error-hook.js";
+import type { HttpEnv } from "./server-api.js";
+
+/** Options of {@link registerMcpRoute}. */
+export interface McpRouteOptions {
+  /** Makes a fresh, unconnected MCP server for one caller and request. */
+  createServer: (principal: Principal, lang: Lang) => McpServer;
+  /** The largest request body read, bytes. Default {@link MAX_MCP_MESSAGE_BYTES} (4 MiB). */
+  maxBodyBytes?: number;
+  /** Writes a line to the server's log. */
+  log: (line: string) => void;
+}
+
+/** A request body read within the limit, or how far it went over. */
+type ReadBody = { text: string } | { tooLarge: true; size?: number };
+
+/**
+ * Reads a request body up to `max` bytes. A `Content-Length` over the limit is refused
+ * before anything is read (its size is known); a body without one is kept until it passes
+ * the limit (its size is then not known). Never holds more than `max` bytes; the rest of a
+ * refused body is left unread (`@hono/node-server` drains it after the answer, so a client
+ * still sending sees the 413, not EPIPE).
+ */
+async function readBody(c: Context<HttpEnv>, max: number): Promise<ReadBody> {
+  const declared = Number(c.req.header("content-length"));
+  if (Number.isFinite(declared) && declared > max) return { tooLarge: true, size: declared };
+  const stream = c.req.raw.body;
+  if (stream === null) return { text: "" };
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (bytes > max) {
+      chunks.length = 0;
+      reader.releaseLock();
+      return { tooLarge: true };
+    }
+    chunks.push(value);
+  }
+  return { text: Buffer.concat(chunks).toString("utf8") };
+}
+
+function jsonRpcError(status: number, code: number, message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
+    status,
+    headers: { "content-type": "application/json" },
+  });
+}
+
+/**
+ * Registers `/mcp`: `POST` runs one JSON-RPC message or batch through a fresh server for
+ * the caller; `GET`/`DELETE` answer 405 (no sessions). A body over the limit (4 MiB) gets
+ * 413 with the JSON-RPC error of `request_too_large` (`id` null, Lore's refusal in
+ * `error.data.error`) and one log line, the server goes on; a body that is not JSON gets
+ * 400, JSON-RPC -32700.
+ *
+ * @param app - the application (the auth middleware runs first).
+ * @param options - see {@link McpRouteOptions}.
+ */
+export function registerMcpRoute(app: Hono<HttpEnv>, options: McpRouteOptions): void {
+  const max = options.maxBodyBytes ?? MAX_MCP_MESSAGE_BYTES;
+  app.on(["GET", "DELETE"], "/mcp", () => {
+    const answer = jsonRpcError(
+      405,
+      -32000,
+      "Method not allowed: this server is stateless, POST only",
+    );
+    answer.headers.set("allow", "POST");
+    return answer;
+  });
+  app.post("/mcp", async (c) => {
+    const lang = langOf(c);
+    // The body is read here, not by the SDK, so that one over the limit gets Lore's
+    // refusal (the SDK answers a plain 413) and a line in the log.
+    const body = await readBody(c, max);
+    if ("tooLarge" in body) {
+      const refusal = requestTooLarge(max, body.size);
+      options.log(`lore: ${refusal.text[lang]} (request_too_large)`);
+      return c.json(requestTooLargeResponse(refusal, null, lang), 413);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.text);
+    } catch {
+      return jsonRpcError(400, -32700, "Parse error: Invalid JSON");
+    }
+    const server = options.createServer(c.get("principal"), lang);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    try {
+      await server.connect(transport);
+      return await transport.handleRequest(c.req.raw, { parsedBody: parsed });
+    } catch (error) {
+      options.log(`lore: MCP request failed: ${error instanceof Error ? error.message : error}`);
+      return jsonRpcError(500, -32603, "Internal server error");
+    } finally {
+      // JSON answers are complete when handleRequest resolves: nothing streams on.
+      void transport.close();
+      void server.close();
+    }
+  });
+}

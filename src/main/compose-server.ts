@@ -1,0 +1,240 @@
+/**
+ * The team server's composition root (`lore serve`, seed 004): the data folder's store, the
+ * index, the rights-checked reads and the one HTTP application on `[server] host`/`port`.
+ */
+import { writeFile } from "node:fs/promises";
+import type { Server } from "node:http";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { getRequestListener } from "@hono/node-server";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { SCOPES } from "../core/access/rights.js";
+import type { Lang } from "../core/errors/localized-text.js";
+import { LoreError } from "../core/errors/lore-error.js";
+import { validateAccountName } from "../core/repos/repo-name.js";
+import { createHttpApp } from "../http/create-http-app.js";
+import { isLoopback } from "../http/request-guards.js";
+import type { HttpEnv } from "../http/server-api.js";
+import { createMcpServer } from "../mcp/create-mcp-server.js";
+import type { ToolNameStyle } from "../mcp/tool-names.js";
+import type { ServerStore } from "../ports/server-store.js";
+import { createToken } from "../services/access/tokens.js";
+import { addUser } from "../services/access/users.js";
+import type { Lore, ServedIndex } from "./compose.js";
+import { indexHostedRepo } from "./index-hosted-repo.js";
+import { openServerStore } from "./open-server.js";
+import { createServerApi, type HostedRepo } from "./server-api.js";
+
+/** The file of the owner's token in the data folder (mode 0600), written on a first start. */
+export const OWNER_TOKEN_FILE = "owner-token";
+
+/** Options of {@link startTeamServer}. */
+export interface TeamServerOptions {
+  /** The OS user's Lore (settings, the index, the local sources and roots). */
+  lore: Lore;
+  host: string;
+  port: number;
+  /** Local repositories or folders to index and serve to site admins (`--repo`). */
+  repos: readonly string[];
+  lang: Lang;
+  version: string;
+  toolNames?: ToolNameStyle;
+  /** Writes a line to stderr. */
+  log: (line: string) => void;
+  /**
+   * Brings a hosted repository's index up to its default branch before a read. Default:
+   * {@link indexHostedRepo} (index the head when the stored commit differs); the lead wires
+   * parse on push's `healRepoIndex` here.
+   */
+  freshen?: (repo: HostedRepo) => Promise<void>;
+  /**
+   * Mounts more routes on the application (git smart HTTP: `app.route("/", gitApp)`); they
+   * run behind the guards and the token check. Also receives the store and data folder.
+   */
+  extraRoutes?: (
+    app: OpenAPIHono<HttpEnv>,
+    server: { store: ServerStore; dataDir: string },
+  ) => void;
+}
+
+/** A running team server. */
+export interface TeamServer {
+  /** The MCP endpoint, e.g. `http://127.0.0.1:7377/mcp`. */
+  url: string;
+  /** The server's base address, e.g. `http://127.0.0.1:7377`. */
+  base: string;
+  port: number;
+  /** The server's records (for the SSH server the lead starts beside it). */
+  store: ServerStore;
+  dataDir: string;
+  /** Stops listening, ends open connections, stops the index upkeep, closes the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `lore serve`: opens `<data>/server.db`, refuses a non-loopback address while no
+ * user holds a token, creates on a first start (no user yet) a site-admin user named after
+ * the OS user with a token of every scope written to `<data>/owner-token` (mode 0600) and
+ * says on stderr how to use it, serves the application, then starts the index upkeep of
+ * the local sources.
+ *
+ * @param options - see {@link TeamServerOptions}.
+ * @throws LoreError `listen_needs_auth` (a non-loopback host and no user with a token),
+ *   `address_in_use`, `invalid_input` (a port or host this user cannot listen on),
+ *   `index_failed`.
+ */
+export async function startTeamServer(options: TeamServerOptions): Promise<TeamServer> {
+  const { lore, log, lang } = options;
+  const dataDir = lore.settings.server.data;
+  const loopbackOnly = isLoopback(options.host);
+  const store = await openServerStore(dataDir);
+  let served: ServedIndex | undefined;
+  let http: Server | undefined;
+  try {
+    if (!loopbackOnly && (await store.listTokens()).length === 0) {
+      throw new LoreError("listen_needs_auth", { host: options.host });
+    }
+    const first = (await store.countUsers()) === 0;
+    const ownerToken = first ? await createOwner(store, dataDir, lore.settings.user) : undefined;
+    let indexing = true;
+    const local = lore.port(Promise.resolve(), { remote: true });
+    const api = createServerApi({
+      store,
+      index: lore.entryIndex,
+      dataDir,
+      freshen: options.freshen ?? indexHostedRepo(lore.entryIndex, lang),
+      readFile: async (dir, ref, path) =>
+        (await import("../adapters/git-cli/read-file-at.js")).readFileAt(dir, ref, path),
+      local: {
+        lore,
+        port: {
+          ...local,
+          get ready() {
+            return served?.ready ?? Promise.resolve();
+          },
+          // The start-up indexing first, then the sources whose HEAD moved.
+          fresh: (signal?: AbortSignal) =>
+            served === undefined
+              ? Promise.resolve()
+              : served.ready.then(() => served?.fresh(signal)),
+        },
+      },
+      health: () => ({ version: options.version, indexing }),
+    });
+    const app = createHttpApp({
+      api,
+      loopbackOnly,
+      log,
+      createMcpServer: (principal, requestLang) =>
+        createMcpServer(api.mcpPort(principal), {
+          ...(options.toolNames === undefined ? {} : { toolNames: options.toolNames }),
+          lang: requestLang,
+          version: options.version,
+        }),
+      extraRoutes: (on) => options.extraRoutes?.(on, { store, dataDir }),
+    });
+    http = createServer(getRequestListener(app.fetch));
+    const port = await listen(http, options.host, options.port);
+    // Indexing starts once the server listens: when it cannot (address_in_use), nothing
+    // runs on after the refusal.
+    served = lore.serveIndex(options.repos);
+    void served.ready.finally(() => {
+      indexing = false;
+    });
+    const shown = options.host.includes(":") ? `[${options.host}]` : options.host;
+    const base = `http://${shown}:${port}`;
+    if (ownerToken !== undefined) log(ownerNotice(ownerToken, base, lang));
+    const server = http;
+    return {
+      url: `${base}/mcp`,
+      base,
+      port,
+      store,
+      dataDir,
+      close: async () => {
+        await new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        });
+        await served?.close();
+        await store.close();
+      },
+    };
+  } catch (error) {
+    http?.close();
+    await served?.close();
+    await store.close();
+    throw error;
+  }
+}
+
+/**
+ * Creates the owner on a first start: a site-admin user named after the OS user (lower
+ * case; `owner` when that is not a valid name) and a token of every scope, written alone to
+ * `<data>/owner-token` with mode 0600.
+ *
+ * @returns the token file's path.
+ */
+async function createOwner(store: ServerStore, dataDir: string, osUser: string): Promise<string> {
+  let name = osUser.toLowerCase();
+  try {
+    validateAccountName(name, "user");
+  } catch {
+    name = "owner";
+  }
+  const now = Date.now();
+  await addUser(store, { name, siteAdmin: true, now });
+  const created = await createToken(store, { user: name, scopes: SCOPES, label: "owner", now });
+  const file = join(dataDir, OWNER_TOKEN_FILE);
+  await writeFile(file, `${created.secret}\n`, { mode: 0o600, flag: "w" });
+  return file;
+}
+
+/** What a first start says on stderr: whose token, where, and how to pass it. */
+function ownerNotice(file: string, base: string, lang: Lang): string {
+  const add = `claude mcp add --transport http lore ${base}/mcp --header "Authorization: Bearer $(cat ${file})"`;
+  return lang === "ru"
+    ? `lore: первый запуск: создан пользователь-администратор и его токен в ${file} (режим 0600). Подключение:\n  ${add}`
+    : `lore: first start: created the site-admin user and its token in ${file} (mode 0600). Connect with:\n  ${add}`;
+}
+
+/** Listens, turning listen errors into refusals that say what to do. */
+function listen(http: Server, host: string, port: number): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const fail = (error: unknown) => reject(listenError(error, host, port));
+    http.once("error", fail);
+    http.listen(port, host, () => {
+      http.off("error", fail);
+      resolve((http.address() as AddressInfo).port);
+    });
+  });
+}
+
+/** A listen error as a refusal that says what to do. */
+function listenError(error: unknown, host: string, port: number): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const address = `${host.includes(":") ? `[${host}]` : host}:${port}`;
+  if (code === "EADDRINUSE") return new LoreError("address_in_use", { address }, { cause: error });
+  if (code === "EACCES") {
+    return new LoreError(
+      "invalid_input",
+      {
+        reason: `cannot listen on ${address}: permission denied (ports below 1024 need privileges); pick another: --port N`,
+        reason_ru: `не удаётся слушать ${address}: нет прав (порты ниже 1024 требуют привилегий); выберите другой: --port N`,
+      },
+      { cause: error },
+    );
+  }
+  if (code === "EADDRNOTAVAIL" || code === "ENOTFOUND" || code === "EAI_AGAIN") {
+    return new LoreError(
+      "invalid_input",
+      {
+        reason: `cannot listen on ${address}: ${host} is not an address of this machine; use --host 127.0.0.1`,
+        reason_ru: `не удаётся слушать ${address}: ${host} — не адрес этой машины; укажите --host 127.0.0.1`,
+      },
+      { cause: error },
+    );
+  }
+  return error;
+}

@@ -1,0 +1,213 @@
+/**
+ * The team server's reads, rights-checked (seed 004 "Интерфейс": «Права — knowledge:read и
+ * knowledge:write; они же выводятся из уровня доступа к репозиторию»; every answer filtered
+ * per repository by the caller's rights): the {@link ServerApi} the HTTP application calls.
+ *
+ * The sources a caller may see are the hosted repositories they can read (index repository
+ * name = `owner/name`), plus — for site admins only — the index sources that are not hosted
+ * repositories (the OS user's own `--repo` folders, `[index] repos`, knowledge roots).
+ */
+import type { Principal } from "../core/access/rights.js";
+import { isLoreError, LoreError } from "../core/errors/lore-error.js";
+import { rootRepoName } from "../core/roots/root-repo-name.js";
+import { resolveRoot } from "../core/roots/root-resolution.js";
+import type { RepoView, ServerApi, UserView } from "../http/server-api.js";
+import type { EntryIndex } from "../index/entry-index.js";
+import type { KnowledgePort, RecallArgs } from "../mcp/knowledge-port.js";
+import type { RepoRecord, ServerStore } from "../ports/server-store.js";
+import { authenticateToken } from "../services/access/authenticate.js";
+import { authorizeRepo, grantedLevels, levelOn } from "../services/access/authorize.js";
+import { bareRepoPath } from "../services/access/hosted-repos.js";
+import { type FileAtRef, readRawFile } from "../services/api/raw-file.js";
+import { getEntry } from "../services/knowledge/get-entry.js";
+import { listKnowledge } from "../services/knowledge/list-knowledge.js";
+import { recallWithin } from "../services/knowledge/recall-within.js";
+import type { Lore } from "./compose.js";
+
+/** A hosted repository as the index upkeep needs it. */
+export interface HostedRepo {
+  /** `owner/name`: also its index repository name. */
+  fullName: string;
+  /** The bare repository's folder. */
+  dir: string;
+  defaultBranch: string;
+}
+
+/** What {@link createServerApi} needs. */
+export interface ServerApiDeps {
+  store: ServerStore;
+  index: EntryIndex;
+  /** The server's data folder (`[server] data`): the bare repositories are under `repos/`. */
+  dataDir: string;
+  /**
+   * Brings a hosted repository's index up to its default branch's head before it is read
+   * (the self-healing of parse on push); does nothing when they agree.
+   */
+  freshen: (repo: HostedRepo) => Promise<void>;
+  /** Reads a file at a ref of a bare repository (the git CLI adapter's `readFileAt`). */
+  readFile: FileAtRef;
+  /**
+   * The OS user's own Lore (local sources, knowledge roots): its port serves site admins'
+   * root tools (read_file, write_file, route_context, status). Absent: none.
+   */
+  local?: { lore: Lore; port: KnowledgePort };
+  /** What `GET /healthz` adds. Default: nothing. */
+  health?: () => Record<string, unknown>;
+  /** The clock, ms since the epoch. Default `Date.now`. */
+  now?: () => number;
+}
+
+/** The refusal of a root tool to a caller who is not a site admin. */
+function rootsForbidden(): LoreError {
+  const missing = "site admin rights (knowledge roots belong to the server's owner)";
+  const missingRu = "права администратора сервера (корни знаний принадлежат владельцу сервера)";
+  return new LoreError(
+    "forbidden",
+    { missing, missing_ru: missingRu },
+    { data: { missing: "site_admin" } },
+  );
+}
+
+/**
+ * Builds the team server's reads over the store, the index and the hosted repositories.
+ *
+ * @param deps - see {@link ServerApiDeps}.
+ */
+export function createServerApi(deps: ServerApiDeps): ServerApi {
+  const now = deps.now ?? Date.now;
+  const hosted = (repo: RepoRecord): HostedRepo => ({
+    fullName: repo.fullName,
+    dir: bareRepoPath(deps.dataDir, repo.fullName),
+    defaultBranch: repo.defaultBranch,
+  });
+  /** Reads need `knowledge:read`; a token that only carries `repo:read` reads files too. */
+  const authorizeRead = async (principal: Principal, fullName: string, files: boolean) => {
+    try {
+      return await authorizeRepo(deps.store, principal, fullName, "knowledge:read");
+    } catch (error) {
+      if (!files || !isLoreError(error) || error.code !== "forbidden") throw error;
+      return authorizeRepo(deps.store, principal, fullName, "repo:read").catch(() => {
+        throw error;
+      });
+    }
+  };
+  /** The index sources the caller may see (see the module header), each brought fresh. */
+  const visibleSources = async (principal: Principal): Promise<string[]> => {
+    if (!principal.scopes.includes("knowledge:read")) return [];
+    const all = await deps.store.listRepos();
+    const granted = await grantedLevels(deps.store, principal);
+    const readable = all.filter(
+      (repo) => principal.siteAdmin || levelOn(repo, granted) !== undefined,
+    );
+    for (const repo of readable) await deps.freshen(hosted(repo));
+    const names = readable.map((repo) => repo.fullName);
+    if (principal.siteAdmin) {
+      const hostedNames = new Set(all.map((repo) => repo.fullName));
+      for (const source of deps.index.repositoryRecords()) {
+        if (!hostedNames.has(source.repo)) names.push(source.repo);
+      }
+    }
+    return names;
+  };
+  const recallFor = async (principal: Principal, args: RecallArgs) => {
+    const sources = await visibleSources(principal);
+    const { repo, knowledge_root_id, ...query } = args;
+    let within = sources;
+    if (repo !== undefined && repo.trim() !== "") {
+      const name = repo.trim();
+      const local = principal.siteAdmin ? tryResolve(deps.local?.lore, name) : undefined;
+      const found = [name, local].find((n) => n !== undefined && sources.includes(n));
+      if (found === undefined) throw new LoreError("repo_not_indexed", { repo: name });
+      within = [found];
+    } else if (knowledge_root_id !== undefined && knowledge_root_id.trim() !== "") {
+      const roots = principal.siteAdmin ? (deps.local?.lore.roots ?? []) : [];
+      const root = resolveRoot(roots, { knowledge_root_id });
+      within = [rootRepoName(root.id)].filter((n) => sources.includes(n));
+    }
+    return recallWithin(deps.index, { ...query, user: principal.user, repos: within });
+  };
+  const localPort = (principal: Principal): KnowledgePort | undefined =>
+    principal.siteAdmin ? deps.local?.port : undefined;
+
+  return {
+    authenticate: (secret) => authenticateToken(deps.store, secret, now()),
+    async user(principal): Promise<UserView> {
+      return {
+        name: principal.user,
+        site_admin: principal.siteAdmin,
+        scopes: [...principal.scopes],
+      };
+    },
+    async repos(principal): Promise<RepoView[]> {
+      const canRead =
+        principal.scopes.includes("knowledge:read") || principal.scopes.includes("repo:read");
+      if (!canRead) return [];
+      const granted = await grantedLevels(deps.store, principal);
+      const out: RepoView[] = [];
+      for (const repo of await deps.store.listRepos()) {
+        const level = principal.siteAdmin ? "admin" : levelOn(repo, granted);
+        if (level === undefined) continue;
+        out.push({
+          full_name: repo.fullName,
+          public: repo.public,
+          default_branch: repo.defaultBranch,
+          permission: level,
+        });
+      }
+      return out;
+    },
+    async knowledge(principal, fullName) {
+      const repo = await authorizeRead(principal, fullName, false);
+      await deps.freshen(hosted(repo));
+      return listKnowledge(deps.index, repo.fullName);
+    },
+    async raw(principal, fullName, path, ref) {
+      const repo = await authorizeRead(principal, fullName, true);
+      return readRawFile(
+        deps.readFile,
+        bareRepoPath(deps.dataDir, repo.fullName),
+        path,
+        ref ?? repo.defaultBranch,
+      );
+    },
+    mcpPort(principal): KnowledgePort {
+      const local = localPort(principal);
+      const refuse = async (): Promise<never> => {
+        throw rootsForbidden();
+      };
+      return {
+        ready: local?.ready ?? Promise.resolve(),
+        ...(local?.fresh === undefined ? {} : { fresh: local.fresh.bind(local) }),
+        recall: (args) => recallFor(principal, args),
+        open: async (id) =>
+          getEntry(
+            deps.index,
+            id,
+            principal.user,
+            now(),
+            undefined,
+            await visibleSources(principal),
+          ),
+        check: async (text, path) =>
+          (await import("../core/entry/parse-entry.js")).parseEntry(
+            text,
+            path === undefined ? { mode: "strict" } : { mode: "strict", path },
+          ),
+        readFile: (input) => (local === undefined ? refuse() : local.readFile(input)),
+        writeFile: (input) => (local === undefined ? refuse() : local.writeFile(input)),
+        routeContext: (query) => (local === undefined ? refuse() : local.routeContext(query)),
+        status: () => (local === undefined ? refuse() : local.status()),
+      };
+    },
+    health: () => deps.health?.() ?? {},
+  };
+}
+
+/** A local source's identity by identity or folder, or `undefined`. */
+function tryResolve(lore: Lore | undefined, name: string): string | undefined {
+  try {
+    return lore?.resolveRepo(name);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * A repository's index whole (seed 004, "Интерфейс": «Указатель отдаётся целиком, без
+ * разбиения на страницы … Действует защитный потолок в тысячу записей; если выдачу обрезали,
+ * ответ несёт оговорку partial: "truncated". … Отсутствие поля partial означает полный
+ * ответ»).
+ */
+import type { ContractClause, Origin } from "../../core/entry/entry.js";
+import type { EntryIndex } from "../../index/entry-index.js";
+import { KnowledgeListing } from "../../index/knowledge-listing.js";
+
+/** The safety cap of one listing: at most this many records, then `partial: "truncated"`. */
+export const KNOWLEDGE_LISTING_CAP = 1_000;
+
+/** One item of the listing, in the API's field names. */
+export interface KnowledgeItem {
+  id: string;
+  path: string;
+  blob_sha: string;
+  origin: Origin;
+  summary: string;
+  links: string[];
+  contract: ContractClause[];
+  reachable: boolean;
+  unmet_mechanisms: string[];
+}
+
+/** The listing: every item, and `partial: "truncated"` only when the cap cut it. */
+export interface KnowledgeListingAnswer {
+  items: KnowledgeItem[];
+  partial?: "truncated";
+}
+
+const listings = new WeakMap<EntryIndex, KnowledgeListing>();
+
+/**
+ * Every index record of one repository — contract, `reachable`, `unmet_mechanisms`, path,
+ * blob sha, origin, summary, id, links; no body — ordered by path, whole, no paging. Past
+ * `cap` records the answer holds the first `cap` and `partial: "truncated"`; a complete
+ * answer has no `partial` field. The caller checks the rights first.
+ *
+ * @param index - the index.
+ * @param repo - the index repository name (`owner/name`).
+ * @param cap - the safety cap. Default {@link KNOWLEDGE_LISTING_CAP} (1,000).
+ */
+export function listKnowledge(
+  index: EntryIndex,
+  repo: string,
+  cap: number = KNOWLEDGE_LISTING_CAP,
+): KnowledgeListingAnswer {
+  let listing = listings.get(index);
+  if (listing === undefined) {
+    listing = index.withDatabase((db) => new KnowledgeListing(db));
+    listings.set(index, listing);
+  }
+  const rows = listing.list(repo, cap + 1);
+  const items = rows.slice(0, cap).map((row) => ({
+    id: row.id,
+    path: row.path,
+    blob_sha: row.blobSha,
+    origin: row.origin,
+    summary: row.summary,
+    links: row.links,
+    contract: row.contract,
+    reachable: row.reachable,
+    unmet_mechanisms: row.unmetMechanisms,
+  }));
+  return rows.length > cap ? { items, partial: "truncated" } : { items };
+}

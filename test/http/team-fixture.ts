@@ -1,0 +1,174 @@
+/**
+ * A real team server for the HTTP tests: a data folder with `server.db`, three users (anna,
+ * boris, vera) with tokens, three hosted bare repositories filled by a real `git push`
+ * (acme/public public; acme/private readable by anna only; acme/secret readable by none of
+ * them), a real SQLite index, and the Hono application served by `@hono/node-server` on
+ * 127.0.0.1. Nothing is mocked: the freshen collaborator indexes the bare repository's
+ * default branch with the indexing service.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import type { Server } from "node:http";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { getRequestListener } from "@hono/node-server";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { initBareRepo } from "../../src/adapters/git-cli/init-bare.js";
+import { readFileAt } from "../../src/adapters/git-cli/read-file-at.js";
+import { runGit } from "../../src/adapters/git-cli/run-git.js";
+import type { Scope } from "../../src/core/access/rights.js";
+import { createHttpApp } from "../../src/http/create-http-app.js";
+import type { HttpEnv } from "../../src/http/server-api.js";
+import { type EntryIndex, openIndex } from "../../src/index/entry-index.js";
+import { indexHostedRepo } from "../../src/main/index-hosted-repo.js";
+import { openServerStore } from "../../src/main/open-server.js";
+import { createServerApi } from "../../src/main/server-api.js";
+import { createMcpServer } from "../../src/mcp/create-mcp-server.js";
+import type { ServerStore } from "../../src/ports/server-store.js";
+import { bareRepoPath, createRepo } from "../../src/services/access/hosted-repos.js";
+import { createToken } from "../../src/services/access/tokens.js";
+import { addUser } from "../../src/services/access/users.js";
+import { makeRepo, type RepoFiles } from "../helpers/make-repo.js";
+
+/** The word every matrix entry answers to (one entry per repository). */
+export const MATRIX_WORD = "ротация";
+
+/** The entry id of each repository's one entry. */
+export const IDS = {
+  "acme/public": "0193a000-0000-7000-8000-00000000000a",
+  "acme/private": "0193a000-0000-7000-8000-00000000000b",
+  "acme/secret": "0193a000-0000-7000-8000-00000000000c",
+} as const;
+
+/** An entry file answering `words`, with a summary naming its repository. */
+export function entryFile(id: string, words: readonly string[], summary: string): string {
+  return `---
+id: ${id}
+origin: human
+contract:
+  - mechanism: on_query
+    params:
+      words: [${words.map((w) => JSON.stringify(w)).join(", ")}]
+summary: ${summary}
+---
+
+${summary}. Body of ${id}.
+`;
+}
+
+/** A running fixture. */
+export interface TeamFixture {
+  base: string;
+  port: number;
+  data: string;
+  store: ServerStore;
+  index: EntryIndex;
+  app: OpenAPIHono<HttpEnv>;
+  /** Token secrets by user. */
+  tokens: Record<"anna" | "boris" | "vera", string>;
+  /** Pushes files onto a hosted repository's main branch (a new commit). */
+  push(fullName: string, files: RepoFiles): Promise<void>;
+  close(): Promise<void>;
+}
+
+const READ_SCOPES: Scope[] = ["knowledge:read", "repo:read"];
+
+/** Options of {@link startTeamFixture}. */
+export interface TeamFixtureOptions {
+  /** More files per repository for the first push. */
+  extra?: Partial<Record<keyof typeof IDS, RepoFiles>>;
+  /** Routes to mount as `lore serve`'s caller would (`HttpAppDeps.extraRoutes`). */
+  extraRoutes?: (app: OpenAPIHono<HttpEnv>) => void;
+}
+
+/**
+ * Starts the fixture (see the module header).
+ *
+ * @param options - see {@link TeamFixtureOptions}.
+ */
+export async function startTeamFixture(options: TeamFixtureOptions = {}): Promise<TeamFixture> {
+  const extra = options.extra ?? {};
+  const root = mkdtempSync(join(tmpdir(), "lore-team-"));
+  const data = join(root, "data");
+  const store = await openServerStore(data);
+  const index = openIndex(join(root, "index.db"));
+  const now = Date.now();
+  const tokens = {} as Record<"anna" | "boris" | "vera", string>;
+  for (const name of ["anna", "boris", "vera"] as const) {
+    await addUser(store, { name, now });
+    tokens[name] = (await createToken(store, { user: name, scopes: READ_SCOPES, now })).secret;
+  }
+  const deps = { store, dataDir: data, initBare: initBareRepo };
+  const works = new Map<string, Awaited<ReturnType<typeof makeRepo>>>();
+  const push = async (fullName: string, files: RepoFiles) => {
+    let work = works.get(fullName);
+    if (work === undefined) {
+      work = await makeRepo(files);
+      works.set(fullName, work);
+    } else {
+      await work.commit(files);
+    }
+    await runGit({
+      cwd: work.dir,
+      args: ["push", "-q", "--force"],
+      values: [bareRepoPath(data, fullName), "HEAD:refs/heads/main"],
+    });
+  };
+  for (const [fullName, id] of Object.entries(IDS)) {
+    const { repo } = await createRepo(deps, {
+      fullName,
+      public: fullName === "acme/public",
+      now,
+    });
+    if (fullName === "acme/private") {
+      const anna = await store.getUser("anna");
+      await store.grant({
+        repoId: repo.id,
+        subject: { kind: "user", id: anna?.id ?? -1 },
+        level: "read",
+      });
+    }
+    await push(fullName, {
+      ".gitriver/knowledge/entry.md": entryFile(id, [MATRIX_WORD], `Entry of ${fullName}`),
+      "docs/readme.txt": `readme of ${fullName}\n`,
+      ...(extra[fullName as keyof typeof IDS] ?? {}),
+    });
+  }
+  const api = createServerApi({
+    store,
+    index,
+    dataDir: data,
+    freshen: indexHostedRepo(index),
+    readFile: readFileAt,
+  });
+  const app = createHttpApp({
+    api,
+    loopbackOnly: true,
+    createMcpServer: (principal, lang) => createMcpServer(api.mcpPort(principal), { lang }),
+    ...(options.extraRoutes === undefined ? {} : { extraRoutes: options.extraRoutes }),
+  });
+  const http: Server = createServer(getRequestListener(app.fetch));
+  await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+  const port = (http.address() as AddressInfo).port;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    port,
+    data,
+    store,
+    index,
+    app,
+    tokens,
+    push,
+    async close() {
+      await new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      });
+      index.close();
+      await store.close();
+      for (const work of works.values()) await work.cleanup();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
