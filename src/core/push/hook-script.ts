@@ -1,0 +1,65 @@
+/**
+ * The text of Lore's `pre-receive` and `post-receive` hook scripts (seed 004, "Разбор при
+ * отправке"). Pure. A script is a few lines of `sh` that exec the absolute `node` and the
+ * absolute `dist/cli/main.js` with everything embedded (index file, data folder,
+ * configuration file), so it works under `git http-backend`'s cleaned environment, inside
+ * another git server's hooks folder (Gitea, GitLab), and without `lore serve` running.
+ */
+
+/** The two hooks Lore installs. */
+export const LORE_HOOKS = ["pre-receive", "post-receive"] as const;
+
+/** One of {@link LORE_HOOKS}. */
+export type LoreHook = (typeof LORE_HOOKS)[number];
+
+/** The line that marks a hook as Lore's: such a hook may be rewritten. */
+export const HOOK_MARK = "# lore-hook: parse on push (written by `lore hook install`)";
+
+/** What a hook script embeds; every path absolute. */
+export interface HookScriptOptions {
+  /** The Node.js binary (`process.execPath`). */
+  node: string;
+  /** Lore's `dist/cli/main.js`. */
+  main: string;
+  /** The index file (becomes `LORE_DB`). */
+  database: string;
+  /** The server's data folder (`--data`): the store, the log. */
+  data: string;
+  /** The configuration file (becomes `LORE_CONFIG`); `null` for none (`LORE_CONFIG` emptied). */
+  config: string | null;
+  /** The repository's index name (`--name owner/name`); absent: found from the folder. */
+  name?: string;
+}
+
+/** A value quoted for `sh`: inside single quotes, each `'` written as `'\''`. */
+export function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * The script of one hook.
+ *
+ * @param hook - `pre-receive` or `post-receive`.
+ * @param options - see {@link HookScriptOptions}.
+ * @returns the script's text, ending in a newline.
+ */
+export function hookScript(hook: LoreHook, options: HookScriptOptions): string {
+  const args = [
+    shellQuote(options.node),
+    shellQuote(options.main),
+    "hook",
+    hook,
+    "--data",
+    shellQuote(options.data),
+  ];
+  if (options.name !== undefined) args.push("--name", shellQuote(options.name));
+  return [
+    "#!/bin/sh",
+    HOOK_MARK,
+    `LORE_DB=${shellQuote(options.database)}`,
+    `LORE_CONFIG=${options.config === null ? "''" : shellQuote(options.config)}`,
+    "export LORE_DB LORE_CONFIG",
+    `exec ${args.join(" ")}`,
+    "",
+  ].join("\n");
+}
