@@ -35,16 +35,7 @@ export class PushGitRepo extends GitCliRepo implements PushRepo {
       }));
     }
     const { stdout } = await this.git(
-      [
-        "-c",
-        "core.quotePath=false",
-        "diff-tree",
-        "-r",
-        "-z",
-        "-M",
-        "--no-commit-id",
-        "--raw",
-      ],
+      ["-c", "core.quotePath=false", "diff-tree", "-r", "-z", "-M", "--no-commit-id", "--raw"],
       [from, to],
       [folder],
     );

@@ -1,10 +1,10 @@
+import { LoreError } from "../../core/errors/lore-error.js";
 import {
   type BranchPush,
   decideBranchPush,
   type PusherView,
 } from "../../core/push/branch-protection.js";
 import { branchOf, type RefUpdate } from "../../core/push/ref-update.js";
-import { LoreError } from "../../core/errors/lore-error.js";
 import type { PushRepo } from "../../ports/push-repo.js";
 import type { ServerStore } from "../../ports/server-store.js";
 

@@ -23,13 +23,13 @@ import type { KnowledgeChange } from "../../core/push/knowledge-changes.js";
 import type { EntryIndex } from "../../index/entry-index.js";
 import type { KnowledgeBlob } from "../../ports/git-repo.js";
 import type { PushRepo } from "../../ports/push-repo.js";
+import { comparePaths } from "../indexing/duplicate-ids.js";
 import {
   type IndexReport,
   indexKnowledge,
   KNOWLEDGE_PREFIX,
   type KnowledgeSource,
 } from "../indexing/index-knowledge.js";
-import { comparePaths } from "../indexing/duplicate-ids.js";
 import { indexRepository } from "../indexing/index-repo.js";
 
 /** What a heal needs (bound by `main/compose-hook.ts` and the server's composition). */

@@ -1,12 +1,12 @@
 import { chmod, mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { LoreError } from "../../core/errors/lore-error.js";
 import {
   HOOK_MARK,
   type HookScriptOptions,
   hookScript,
   LORE_HOOKS,
 } from "../../core/push/hook-script.js";
-import { LoreError } from "../../core/errors/lore-error.js";
 
 /** Options of {@link installHooks}: what the scripts embed, and whether to replace others' hooks. */
 export interface InstallHooksOptions extends HookScriptOptions {
@@ -29,7 +29,8 @@ export interface InstallHooksOptions extends HookScriptOptions {
  */
 export async function installHooks(bareDir: string, options: InstallHooksOptions): Promise<void> {
   const info = await stat(bareDir).catch(() => null);
-  if (info === null || !info.isDirectory()) throw new LoreError("path_not_found", { path: bareDir });
+  if (info === null || !info.isDirectory())
+    throw new LoreError("path_not_found", { path: bareDir });
   const hooks = join(bareDir, "hooks");
   await mkdir(hooks, { recursive: true });
   for (const hook of LORE_HOOKS) {
