@@ -105,7 +105,14 @@ export function remoteLines(stderr: string): string[] {
   return stderr
     .split("\n")
     .filter((line) => line.startsWith("remote: "))
-    .map((line) => line.slice("remote: ".length).replace(/(?:\u001b\[K| )+$/u, ""));
+    .map((line) => {
+      let text = line.slice("remote: ".length);
+      // git pads each sideband line: 8 spaces, or ESC [K on a terminal.
+      for (const pad of [`${String.fromCharCode(27)}[K`, " "]) {
+        while (text.endsWith(pad)) text = text.slice(0, -pad.length);
+      }
+      return text;
+    });
 }
 
 /** The stored files of the repository `acme/app`: path → blob sha. */
