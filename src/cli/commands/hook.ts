@@ -1,13 +1,20 @@
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LoreError } from "../../core/errors/lore-error.js";
-import { LORE_HOOKS, type LoreHook } from "../../core/push/hook-script.js";
+import {
+  HOOK_LAYOUTS,
+  type HookLayout,
+  hookFile,
+  LORE_HOOKS,
+  type LoreHook,
+} from "../../core/push/hook-script.js";
 import { readAll, writeLines } from "../../hooks/hook-io.js";
 import { flag, stringOption } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
 
-const USAGE = "lore hook install <bare-repo> [--name owner/name] [--force]";
+const USAGE =
+  "lore hook install <bare-repo> [--layout plain|gitlab|gitea] [--name owner/name] [--data D] [--force]";
 
 /** `dist/cli/main.js`, absolute: what the hook scripts run. */
 function mainScript(): string {
@@ -37,6 +44,8 @@ export const hookCommand: Command = {
     "Options:",
     "  --name owner/name  the repository's name in the index (default: from the folder,",
     "                     <data>/repos/<owner>/<name>.git or <owner>/<name>.git)",
+    "  --layout L         where the server runs hooks from: plain (hooks/, default),",
+    "                     gitlab (custom_hooks/), gitea (hooks/pre-receive.d/lore …)",
     "  --force            replace hooks that are not Lore's",
     "  --data D           (pre-receive, post-receive) the server's data folder",
     "",
@@ -47,6 +56,7 @@ export const hookCommand: Command = {
     name: { type: "string" },
     force: { type: "boolean" },
     data: { type: "string" },
+    layout: { type: "string" },
   },
   async run(ctx, args) {
     const [word, target, ...extra] = args.positionals;
@@ -58,7 +68,15 @@ export const hookCommand: Command = {
       const { installHooks } = await import("../../services/push/install-hooks.js");
       const dir = resolve(ctx.cwd, target);
       const name = stringOption(args, "name");
+      const layout = stringOption(args, "layout") ?? "plain";
+      if (!(HOOK_LAYOUTS as readonly string[]).includes(layout)) {
+        throw new LoreError("invalid_input", {
+          reason: `--layout must be one of ${HOOK_LAYOUTS.join(", ")}`,
+          reason_ru: `--layout должен быть одним из: ${HOOK_LAYOUTS.join(", ")}`,
+        });
+      }
       await installHooks(dir, {
+        layout: layout as HookLayout,
         node: process.execPath,
         main: mainScript(),
         database: resolve(settings.database),
@@ -67,11 +85,8 @@ export const hookCommand: Command = {
         ...(name === undefined ? {} : { name }),
         force: flag(args, "force"),
       });
-      ctx.out(
-        ctx.lang === "ru"
-          ? `хуки pre-receive и post-receive записаны в ${dir}/hooks`
-          : `wrote pre-receive and post-receive to ${dir}/hooks`,
-      );
+      const files = LORE_HOOKS.map((hook) => hookFile(hook, layout as HookLayout)).join(", ");
+      ctx.out(ctx.lang === "ru" ? `записаны в ${dir}: ${files}` : `wrote into ${dir}: ${files}`);
       return EXIT_CODES.ok;
     }
     if (word !== undefined && (LORE_HOOKS as readonly string[]).includes(word)) {

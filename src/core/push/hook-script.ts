@@ -12,6 +12,28 @@ export const LORE_HOOKS = ["pre-receive", "post-receive"] as const;
 /** One of {@link LORE_HOOKS}. */
 export type LoreHook = (typeof LORE_HOOKS)[number];
 
+/**
+ * Where a git server runs a repository's hooks from: `plain` — git's own `hooks/`
+ * (`lore serve`, a bare repository served by `git http-backend` or sshd); `gitlab` — the
+ * repository's `custom_hooks/` (GitLab server hooks); `gitea` — `hooks/<hook>.d/` (Gitea
+ * runs every script there after its own hook).
+ */
+export type HookLayout = "plain" | "gitlab" | "gitea";
+
+/** The layouts, for argument checks. */
+export const HOOK_LAYOUTS: readonly HookLayout[] = ["plain", "gitlab", "gitea"];
+
+/**
+ * The file of one hook inside the repository, by layout.
+ *
+ * @returns a path relative to the bare repository, `/`-separated.
+ */
+export function hookFile(hook: LoreHook, layout: HookLayout = "plain"): string {
+  if (layout === "gitlab") return `custom_hooks/${hook}`;
+  if (layout === "gitea") return `hooks/${hook}.d/lore`;
+  return `hooks/${hook}`;
+}
+
 /** The line that marks a hook as Lore's: such a hook may be rewritten. */
 export const HOOK_MARK = "# lore-hook: parse on push (written by `lore hook install`)";
 

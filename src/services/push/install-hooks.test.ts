@@ -44,3 +44,17 @@ describe("installHooks", () => {
     });
   });
 });
+
+describe("installHooks layouts", () => {
+  it("writes GitLab's custom_hooks/ and Gitea's hooks/<hook>.d/lore", async () => {
+    dir = await mkdtemp(join(tmpdir(), "lore-hooks-"));
+    await installHooks(dir, { ...options, layout: "gitlab" });
+    expect(await readFile(join(dir, "custom_hooks", "pre-receive"), "utf8")).toBe(
+      hookScript("pre-receive", options),
+    );
+    await installHooks(dir, { ...options, layout: "gitea" });
+    expect(await readFile(join(dir, "hooks", "post-receive.d", "lore"), "utf8")).toBe(
+      hookScript("post-receive", options),
+    );
+  });
+});

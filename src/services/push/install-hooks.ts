@@ -1,9 +1,11 @@
 import { chmod, mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { LoreError } from "../../core/errors/lore-error.js";
 import {
   HOOK_MARK,
+  type HookLayout,
   type HookScriptOptions,
+  hookFile,
   hookScript,
   LORE_HOOKS,
 } from "../../core/push/hook-script.js";
@@ -12,6 +14,8 @@ import {
 export interface InstallHooksOptions extends HookScriptOptions {
   /** Replace a `pre-receive` / `post-receive` that is not Lore's. Default: false (refused). */
   force?: boolean;
+  /** Where the server runs hooks from (see `HookLayout`). Default: `plain` (`hooks/`). */
+  layout?: HookLayout;
 }
 
 /**
@@ -21,8 +25,8 @@ export interface InstallHooksOptions extends HookScriptOptions {
  * is already exactly right is left alone; one of Lore's that differs (another node, another
  * index) is rewritten, atomically (written beside, then renamed).
  *
- * @param bareDir - the bare repository's folder (or a server's custom-hooks parent: the
- *   scripts go to `<bareDir>/hooks/`).
+ * @param bareDir - the bare repository's folder; the scripts go where `layout` says
+ *   (`hooks/pre-receive`, `custom_hooks/pre-receive`, `hooks/pre-receive.d/lore`).
  * @param options - see {@link InstallHooksOptions}.
  * @throws LoreError `path_not_found` when `bareDir` is not a folder; `file_exists` when a
  *   hook that is not Lore's is there and `force` is not set.
@@ -31,10 +35,9 @@ export async function installHooks(bareDir: string, options: InstallHooksOptions
   const info = await stat(bareDir).catch(() => null);
   if (info === null || !info.isDirectory())
     throw new LoreError("path_not_found", { path: bareDir });
-  const hooks = join(bareDir, "hooks");
-  await mkdir(hooks, { recursive: true });
   for (const hook of LORE_HOOKS) {
-    const file = join(hooks, hook);
+    const file = join(bareDir, ...hookFile(hook, options.layout).split("/"));
+    await mkdir(dirname(file), { recursive: true });
     const text = hookScript(hook, options);
     const old = await readFile(file, "utf8").catch(() => undefined);
     if (old !== undefined && !old.includes(HOOK_MARK) && options.force !== true) {
