@@ -8,11 +8,12 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { appendFile, mkdir } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 import { PushGitRepo } from "../adapters/git-cli/push-git-repo.js";
 import type { Lang } from "../core/errors/localized-text.js";
 import { isLoreError } from "../core/errors/lore-error.js";
 import { hookReadEnvironment } from "../core/push/hook-environment.js";
-import type { LoreHook } from "../core/push/hook-script.js";
+import type { HookScriptOptions, LoreHook } from "../core/push/hook-script.js";
 import { parseRefUpdates } from "../core/push/ref-update.js";
 import { type EntryIndex, openIndex } from "../index/entry-index.js";
 import { openIdOwnerIndex } from "../index/id-owner-lookup.js";
@@ -21,6 +22,7 @@ import type { ServerStore } from "../ports/server-store.js";
 import type { HealDeps } from "../services/push/heal-index.js";
 import { postReceive } from "../services/push/post-receive.js";
 import { preReceive } from "../services/push/pre-receive.js";
+import type { LoreSettings } from "./load-config.js";
 import { openServerStore } from "./open-server.js";
 
 /** One run of a hook. */
@@ -86,6 +88,25 @@ export function hostedHealDeps(
     openRepo: (dir) => new PushGitRepo(dir),
     lang,
     ...(log === undefined ? {} : { log }),
+  };
+}
+
+/**
+ * What Lore's hook scripts embed for these settings (for `installHooks` at `lore repo
+ * create`, the re-check at `lore serve` start, and `lore hook install`): this `node`
+ * (`process.execPath`), this Lore's `dist/cli/main.js`, the index file, the data folder and
+ * the configuration file, all absolute.
+ *
+ * @param settings - the loaded settings.
+ * @param data - the data folder; default `[server] data`.
+ */
+export function hookInstallOptions(settings: LoreSettings, data?: string): HookScriptOptions {
+  return {
+    node: process.execPath,
+    main: fileURLToPath(new URL("../cli/main.js", import.meta.url)),
+    database: resolve(settings.database),
+    data: resolve(data ?? settings.server.data),
+    config: settings.configPath === null ? null : resolve(settings.configPath),
   };
 }
 

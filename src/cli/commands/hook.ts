@@ -1,5 +1,4 @@
 import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { LoreError } from "../../core/errors/lore-error.js";
 import {
   HOOK_LAYOUTS,
@@ -15,11 +14,6 @@ import { EXIT_CODES } from "../exit-codes.js";
 
 const USAGE =
   "lore hook install <bare-repo> [--layout plain|gitlab|gitea] [--name owner/name] [--data D] [--force]";
-
-/** `dist/cli/main.js`, absolute: what the hook scripts run. */
-function mainScript(): string {
-  return fileURLToPath(new URL("../main.js", import.meta.url));
-}
 
 /** `lore hook`: install Lore's push hooks; run them (`pre-receive`, `post-receive`, from git). */
 export const hookCommand: Command = {
@@ -66,6 +60,7 @@ export const hookCommand: Command = {
       }
       const settings = ctx.settings();
       const { installHooks } = await import("../../services/push/install-hooks.js");
+      const { hookInstallOptions } = await import("../../main/compose-hook.js");
       const dir = resolve(ctx.cwd, target);
       const name = stringOption(args, "name");
       const layout = stringOption(args, "layout") ?? "plain";
@@ -77,11 +72,7 @@ export const hookCommand: Command = {
       }
       await installHooks(dir, {
         layout: layout as HookLayout,
-        node: process.execPath,
-        main: mainScript(),
-        database: resolve(settings.database),
-        data: resolve(stringOption(args, "data") ?? settings.server.data),
-        config: settings.configPath === null ? null : resolve(settings.configPath),
+        ...hookInstallOptions(settings, stringOption(args, "data")),
         ...(name === undefined ? {} : { name }),
         force: flag(args, "force"),
       });

@@ -17,6 +17,7 @@
  * process did is not redone.
  */
 import { setTimeout as sleep } from "node:timers/promises";
+import type { Diagnostic } from "../../core/entry/diagnostic.js";
 import type { Lang } from "../../core/errors/localized-text.js";
 import { LoreError } from "../../core/errors/lore-error.js";
 import type { KnowledgeChange } from "../../core/push/knowledge-changes.js";
@@ -26,6 +27,7 @@ import type { PushRepo } from "../../ports/push-repo.js";
 import { comparePaths } from "../indexing/duplicate-ids.js";
 import {
   type IndexReport,
+  type IndexWriter,
   indexKnowledge,
   KNOWLEDGE_PREFIX,
   type KnowledgeSource,
@@ -178,9 +180,10 @@ async function healInTransaction(
   let how: HealResult["how"];
   if (from !== null && (await repo.hasCommit(from))) {
     const changes = await repo.changedKnowledge(from, head, KNOWLEDGE_PREFIX);
-    const source = await patchedSource(repo, index.listFiles(target.fullName), changes);
+    const stored = index.listFiles(target.fullName);
+    const source = await patchedSource(repo, stored, changes);
     report = await indexKnowledge({
-      index,
+      index: listedOnce(index, stored),
       source,
       repoName: target.fullName,
       commit: head,
@@ -209,6 +212,41 @@ async function healInTransaction(
 }
 
 /**
+ * The index as `indexKnowledge` writes through, with the stored listing already read
+ * (100k rows are not read twice): every method but `listFiles` goes to `index`.
+ */
+function listedOnce(index: EntryIndex, stored: Map<string, string>): IndexWriter {
+  // The skipped files' reports are read after the writes, twice (the duplicate re-check and
+  // the report): the second read is the first one's answer unless something was written.
+  let skipped: Map<string, Diagnostic[]> | undefined;
+  return {
+    listFiles: () => stored,
+    putFile: (file) => {
+      skipped = undefined;
+      return index.putFile(file);
+    },
+    deleteFile: (repo, path) => {
+      skipped = undefined;
+      index.deleteFile(repo, path);
+    },
+    setBodySource: (repo, folder) => index.setBodySource(repo, folder),
+    preloadBodies: (repo, paths) => {
+      index.preloadBodies(repo, paths);
+    },
+    transaction: (fn) => index.transaction(fn),
+    idOwners: (source, ids) => index.idOwners(source, ids),
+    fileReports: (repo) => index.fileReports(repo),
+    skippedReports: (repo) => {
+      skipped ??= index.skippedReports(repo);
+      return skipped;
+    },
+    clashes: (repo) => index.clashes(repo),
+    pageCacheKib: (kib) => index.pageCacheKib(kib),
+    optimize: () => index.optimize(),
+  };
+}
+
+/**
  * The files of the new commit as the indexing service lists them, without listing the
  * whole tree: the stored files (path → blob) with the diff applied — deleted and renamed-
  * from paths dropped, added, modified and renamed-to paths set to their new blob (sizes from
@@ -228,12 +266,15 @@ async function patchedSource(
       change.sha === null || change.refused !== undefined ? [] : [change.sha],
     ),
   );
-  for (const change of changes) {
+  // Only the changed files are read, in path order; the unchanged ones are listed in any
+  // order (they are compared, never read), so 100k paths are not sorted for one change.
+  const sorted = [...changes].sort((a, b) => comparePaths(a.path, b.path));
+  for (const change of sorted) {
     if (change.oldPath !== undefined) tree.delete(change.oldPath);
-    if (change.kind === "deleted" || change.sha === null) {
-      tree.delete(change.path);
-      continue;
-    }
+    tree.delete(change.path);
+  }
+  for (const change of sorted) {
+    if (change.kind === "deleted" || change.sha === null) continue;
     const blob: KnowledgeBlob = {
       path: change.path,
       sha: change.sha,
@@ -242,7 +283,7 @@ async function patchedSource(
     if (change.refused !== undefined) blob.refused = change.refused;
     tree.set(change.path, blob);
   }
-  const listing = [...tree.values()].sort((a, b) => comparePaths(a.path, b.path));
+  const listing = [...tree.values()];
   return {
     list: async () => listing,
     read: (blobs) => readInOrder(repo, blobs),
