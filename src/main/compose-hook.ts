@@ -13,7 +13,11 @@ import { PushGitRepo } from "../adapters/git-cli/push-git-repo.js";
 import type { Lang } from "../core/errors/localized-text.js";
 import { isLoreError } from "../core/errors/lore-error.js";
 import { hookReadEnvironment } from "../core/push/hook-environment.js";
-import type { HookScriptOptions, LoreHook } from "../core/push/hook-script.js";
+import {
+  type HookScriptOptions,
+  type LoreHook,
+  REFUSED_EXIT_CODE,
+} from "../core/push/hook-script.js";
 import { parseRefUpdates } from "../core/push/ref-update.js";
 import { type EntryIndex, openIndex } from "../index/entry-index.js";
 import { openIdOwnerIndex } from "../index/id-owner-lookup.js";
@@ -46,7 +50,7 @@ export interface HookRun {
 
 /** What the hook edge prints and exits with. */
 export interface HookOutcome {
-  /** 0, or 1 when branch protection refuses the push (`pre-receive` only). */
+  /** 0, or `REFUSED_EXIT_CODE` (5) when branch protection refuses the push (`pre-receive` only). */
   exitCode: number;
   /** Lines for stderr (git shows them to the pusher as `remote:` lines). */
   lines: string[];
@@ -142,7 +146,7 @@ export async function runHook(run: HookRun): Promise<HookOutcome> {
       const reason = error instanceof Error ? error.message : String(error);
       await log(run, `pre-receive ${name}: the server store cannot be read: ${reason}`);
       return {
-        exitCode: 1,
+        exitCode: REFUSED_EXIT_CODE,
         lines: [
           run.lang === "ru"
             ? `lore: правила защиты веток не удалось прочитать: ${reason} [branch_protected]`
@@ -175,7 +179,10 @@ export async function runHook(run: HookRun): Promise<HookOutcome> {
         if (result.refusal !== undefined) {
           const refusal = result.refusal;
           await log(run, `pre-receive ${name}: refused: ${refusal.text.en}`);
-          return { exitCode: 1, lines: [`lore: ${refusal.text[run.lang]} [${refusal.code}]`] };
+          return {
+            exitCode: REFUSED_EXIT_CODE,
+            lines: [`lore: ${refusal.text[run.lang]} [${refusal.code}]`],
+          };
         }
         lines.push(...result.lines);
         for (const failure of result.failures) {

@@ -42,13 +42,13 @@ function entry(id: string, body: string, extra: string[] = []): string {
   ].join("\n");
 }
 
-/** The line of an installed hook that runs Lore (its `exec …`, without `exec`). */
+/** The lines of an installed hook that run Lore: its variables and its `node … hook` line. */
 function loreLine(hosted: HostedPush, hook: string): string {
   const text = readFileSync(join(hosted.bare, "hooks", hook), "utf8");
-  const line = text.split("\n").find((l) => l.startsWith("exec "));
-  if (line === undefined) throw new Error("no exec line");
+  const line = text.split("\n").find((l) => l.includes(` hook ${hook} `));
+  if (line === undefined) throw new Error("no node line");
   const env = text.split("\n").filter((l) => l.startsWith("LORE_") || l.startsWith("export "));
-  return [...env, line.slice("exec ".length)].join("\n");
+  return [...env, line.trim()].join("\n");
 }
 
 function writeHook(hosted: HostedPush, hook: string, text: string): void {

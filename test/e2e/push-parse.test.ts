@@ -3,7 +3,7 @@
  * protocol (the hooks run and their output comes back as `remote:` lines), seed 004
  * "Разбор при отправке".
  */
-import { writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { uuidV7Successor } from "../../src/core/entry/uuid7.js";
@@ -192,5 +192,51 @@ describe("parse on push (file protocol, real git)", () => {
     expect(result.remote).toEqual([
       `${K}/copy.md: id ${ID_A} is already used by ${K}/a.md; skipped (id) [duplicate_id]`,
     ]);
+  });
+
+  it("deleting the holder of an id on main gives it to the file skipped as its duplicate", async () => {
+    hosted = await makeHostedPush({
+      [`${K}/a.md`]: entry(ID_A, "Deploy on Tuesdays."),
+      [`${K}/copy.md`]: entry(ID_A, "Another text, same id."),
+      [`${K}/other.md`]: entry(ID_B, "Roll back."),
+    });
+    const first = await hosted.push(["main"]);
+    expect(first.remote).toEqual([
+      `${K}/copy.md: id ${ID_A} is already used by ${K}/a.md; skipped (id) [duplicate_id]`,
+    ]);
+    await hosted.work.remove([`${K}/a.md`]);
+    await hosted.push(["main"]);
+    const index = hosted.index();
+    try {
+      expect(index.getEntry(ID_A, "acme/app")?.path).toBe(`${K}/copy.md`);
+      expect(index.skippedReports("acme/app").size).toBe(0);
+      expect([...index.listFiles("acme/app").keys()].sort()).toEqual([
+        `${K}/copy.md`,
+        `${K}/other.md`,
+      ]);
+    } finally {
+      index.close();
+    }
+  });
+
+  it("a failure of the index update is a line for the pusher and a line in <data>/logs/hooks.log; the push goes through", async () => {
+    hosted = await makeHostedPush({ [`${K}/a.md`]: entry(ID_A, "Deploy on Tuesdays.") });
+    // The index file the hooks were given cannot be opened (it is a folder).
+    const broken = join(hosted.root, "broken.db");
+    mkdirSync(broken);
+    for (const hook of ["pre-receive", "post-receive"]) {
+      const file = join(hosted.bare, "hooks", hook);
+      const text = readFileSync(file, "utf8").replace(/^LORE_DB=.*$/m, `LORE_DB='${broken}'`);
+      writeFileSync(file, text, { mode: 0o755 });
+    }
+    const result = await hosted.push(["main"]);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toContain("main -> main");
+    expect(result.remote).toHaveLength(1);
+    expect(result.remote[0]).toMatch(
+      /^lore: the index update failed, the push is accepted \(logged\): .+ \[index_failed\]$/,
+    );
+    const log = readFileSync(join(hosted.data, "logs", "hooks.log"), "utf8");
+    expect(log).toMatch(/^\S+Z post-receive acme\/app: the index update: .+ \[index_failed\]\n$/);
   });
 });

@@ -104,21 +104,16 @@ function commitFiles(
 /** Installs Lore's hooks into `bare`, each wrapped to log its own wall time to `timing`. */
 function installTimedHooks(bare: string, data: string, db: string, timing: string): void {
   for (const hook of LORE_HOOKS) {
-    const lore = hookScript(hook, {
-      node: process.execPath,
-      main: MAIN,
-      database: db,
-      data,
-      config: null,
-    });
-    const body = lore
-      .split("\n")
-      .filter((line) => line !== "#!/bin/sh" && line.length > 0)
-      .map((line) => (line.startsWith("exec ") ? line.slice(5) : line));
+    const lore = join(bare, "hooks", `${hook}.lore`);
+    writeFileSync(
+      lore,
+      hookScript(hook, { node: process.execPath, main: MAIN, database: db, data, config: null }),
+      { mode: 0o755 },
+    );
     const text = [
       "#!/bin/sh",
       "s=$(date +%s%N)",
-      ...body,
+      `sh '${lore}'`,
       "code=$?",
       "e=$(date +%s%N)",
       `echo "${hook} $s $e" >> '${timing}'`,

@@ -43,8 +43,9 @@ export const hookCommand: Command = {
     "  --force            replace hooks that are not Lore's",
     "  --data D           (pre-receive, post-receive) the server's data folder",
     "",
-    "Exit codes: 0 ok (and every push the parse fails on), 1 a push refused by branch",
-    "protection, 3 the folder does not exist, 4 a hook that is not Lore's is there.",
+    "Exit codes: 0 ok (and every push the parse fails on), 5 a push refused by branch",
+    "protection (the script makes it git's refusal), 3 the folder does not exist, 4 a hook",
+    "that is not Lore's is there.",
   ].join("\n"),
   options: {
     name: { type: "string" },

@@ -37,6 +37,13 @@ export function hookFile(hook: LoreHook, layout: HookLayout = "plain"): string {
 /** The line that marks a hook as Lore's: such a hook may be rewritten. */
 export const HOOK_MARK = "# lore-hook: parse on push (written by `lore hook install`)";
 
+/**
+ * The exit code of `lore hook pre-receive` when branch protection refuses the push (the
+ * code of the `forbidden` kind); the script turns it into git's refusal (exit 1) and every
+ * other outcome — a crash, a missing Lore — into acceptance: only protection refuses.
+ */
+export const REFUSED_EXIT_CODE = 5;
+
 /** What a hook script embeds; every path absolute. */
 export interface HookScriptOptions {
   /** The Node.js binary (`process.execPath`). */
@@ -75,13 +82,21 @@ export function hookScript(hook: LoreHook, options: HookScriptOptions): string {
     shellQuote(options.data),
   ];
   if (options.name !== undefined) args.push("--name", shellQuote(options.name));
+  const node = shellQuote(options.node);
+  const main = shellQuote(options.main);
   return [
     "#!/bin/sh",
     HOOK_MARK,
     `LORE_DB=${shellQuote(options.database)}`,
     `LORE_CONFIG=${options.config === null ? "''" : shellQuote(options.config)}`,
     "export LORE_DB LORE_CONFIG",
-    `exec ${args.join(" ")}`,
+    `if [ -x ${node} ] && [ -f ${main} ]; then`,
+    `  ${args.join(" ")}`,
+    `  [ "$?" -eq ${REFUSED_EXIT_CODE} ] && exit 1`,
+    "  exit 0",
+    "fi",
+    `echo "lore: ${hook}: node or Lore is not at the path this hook was written with; the push is accepted without the parse (run lore hook install again)" >&2`,
+    "exit 0",
     "",
   ].join("\n");
 }

@@ -1,5 +1,5 @@
 import type { KnowledgeBlob } from "../../ports/git-repo.js";
-import type { IndexWriter } from "./index-knowledge.js";
+import type { IndexWriter, TreeView } from "./index-knowledge.js";
 
 /*
  * The duplicate-id rule of the indexing service (seed 004, "дубликат идентификатора в
@@ -98,7 +98,7 @@ export function settleIds(
 export function recheckDuplicates(
   index: Pick<IndexWriter, "skippedReports" | "idOwners">,
   repoName: string,
-  tree: Map<string, KnowledgeBlob>,
+  tree: TreeView,
 ): KnowledgeBlob[] {
   const claims = new Map<string, string[]>();
   // A `duplicate_id` file is always a skipped one: only those are read (not every report).

@@ -31,6 +31,7 @@ import {
   indexKnowledge,
   KNOWLEDGE_PREFIX,
   type KnowledgeSource,
+  type TreeView,
 } from "../indexing/index-knowledge.js";
 import { indexRepository } from "../indexing/index-repo.js";
 
@@ -180,8 +181,22 @@ async function healInTransaction(
   let how: HealResult["how"];
   if (from !== null && (await repo.hasCommit(from))) {
     const changes = await repo.changedKnowledge(from, head, KNOWLEDGE_PREFIX);
-    const stored = index.listFiles(target.fullName);
-    const source = await patchedSource(repo, stored, changes);
+    // Only the changed paths' stored rows are read; the unchanged files are looked up one
+    // by one when a run asks (a freed duplicate id), never listed.
+    const stored = new Map<string, string>();
+    for (const change of changes) {
+      for (const path of [change.path, change.oldPath]) {
+        const sha = path === undefined ? undefined : index.fileSha(target.fullName, path);
+        if (path !== undefined && sha !== undefined) stored.set(path, sha);
+      }
+    }
+    const source = await changedSource(repo, changes, {
+      has: (path) => index.fileSha(target.fullName, path) !== undefined,
+      get: (path) => {
+        const sha = index.fileSha(target.fullName, path);
+        return sha === undefined ? undefined : { path, sha, size: 0 };
+      },
+    });
     report = await indexKnowledge({
       index: listedOnce(index, stored),
       source,
@@ -212,8 +227,9 @@ async function healInTransaction(
 }
 
 /**
- * The index as `indexKnowledge` writes through, with the stored listing already read
- * (100k rows are not read twice): every method but `listFiles` goes to `index`.
+ * The index as `indexKnowledge` writes through, `listFiles` answering with the stored rows
+ * of the changed paths only (see `KnowledgeSource.others`): every other method goes to
+ * `index`.
  */
 function listedOnce(index: EntryIndex, stored: Map<string, string>): IndexWriter {
   // The skipped files' reports are read after the writes, twice (the duplicate re-check and
@@ -247,33 +263,24 @@ function listedOnce(index: EntryIndex, stored: Map<string, string>): IndexWriter
 }
 
 /**
- * The files of the new commit as the indexing service lists them, without listing the
- * whole tree: the stored files (path → blob) with the diff applied — deleted and renamed-
- * from paths dropped, added, modified and renamed-to paths set to their new blob (sizes from
- * one `cat-file --batch-check`). `indexKnowledge` then reads only the blobs that differ
- * from the stored ones, drops the paths gone (a renamed file keeps its id: same entry, new
- * path) and reports only the files parsed.
+ * The changed files of the new commit as the indexing service reads them: the added,
+ * modified and renamed-to paths with their new blobs (sizes from one `cat-file
+ * --batch-check`), in path order; deleted and renamed-from paths are left out, so
+ * `indexKnowledge` drops them (a renamed file keeps its id: same entry, new path); `others`
+ * answers for the unchanged files.
  */
-async function patchedSource(
+async function changedSource(
   repo: PushRepo,
-  stored: Map<string, string>,
   changes: readonly KnowledgeChange[],
+  others: TreeView,
 ): Promise<KnowledgeSource> {
-  const tree = new Map<string, KnowledgeBlob>();
-  for (const [path, sha] of stored) tree.set(path, { path, sha, size: 0 });
   const sizes = await repo.blobSizes(
     changes.flatMap((change) =>
       change.sha === null || change.refused !== undefined ? [] : [change.sha],
     ),
   );
-  // Only the changed files are read, in path order; the unchanged ones are listed in any
-  // order (they are compared, never read), so 100k paths are not sorted for one change.
-  const sorted = [...changes].sort((a, b) => comparePaths(a.path, b.path));
-  for (const change of sorted) {
-    if (change.oldPath !== undefined) tree.delete(change.oldPath);
-    tree.delete(change.path);
-  }
-  for (const change of sorted) {
+  const listing: KnowledgeBlob[] = [];
+  for (const change of changes) {
     if (change.kind === "deleted" || change.sha === null) continue;
     const blob: KnowledgeBlob = {
       path: change.path,
@@ -281,12 +288,13 @@ async function patchedSource(
       size: sizes.get(change.sha) ?? 0,
     };
     if (change.refused !== undefined) blob.refused = change.refused;
-    tree.set(change.path, blob);
+    listing.push(blob);
   }
-  const listing = [...tree.values()];
+  listing.sort((a, b) => comparePaths(a.path, b.path));
   return {
     list: async () => listing,
     read: (blobs) => readInOrder(repo, blobs),
+    others,
   };
 }
 
