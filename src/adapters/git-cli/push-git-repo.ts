@@ -1,7 +1,13 @@
-import { resolve } from "node:path";
+import { readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import { type KnowledgeChange, parseDiffTreeRaw } from "../../core/push/knowledge-changes.js";
 import type { PushRepo } from "../../ports/push-repo.js";
 import { GitCliRepo, type GitCliRepoOptions } from "./git-cli-repo.js";
+
+/** A branch ref whose loose file may be read directly (no `..`, no odd characters). */
+const LOOSE_BRANCH =
+  /^refs\/heads\/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+const OBJECT_NAME = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /**
  * The {@link PushRepo} port over the git CLI, for a bare repository: parse on push and
@@ -43,6 +49,13 @@ export class PushGitRepo extends GitCliRepo implements PushRepo {
   }
 
   async refCommit(ref: string): Promise<string | undefined> {
+    // A read checks the head on every call: a loose branch file is read without a git
+    // process; anything else (packed, symbolic, reftable) asks git.
+    if (LOOSE_BRANCH.test(ref)) {
+      const text = await readFile(join(this.dir, ...ref.split("/")), "latin1").catch(() => "");
+      const sha = text.trim();
+      if (OBJECT_NAME.test(sha)) return sha;
+    }
     const out = await this.git(
       ["rev-parse", "--verify", "--quiet", "--end-of-options"],
       [`${ref}^{commit}`],
