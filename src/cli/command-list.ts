@@ -127,6 +127,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./commands/mcp.js")).mcpCommand,
   },
   {
+    name: "hook",
+    summary: "install the parse-on-push git hooks into a bare repository (any git server)",
+    load: async () => (await import("./commands/hook.js")).hookCommand,
+  },
+  {
     name: "serve",
     summary: "Team server: REST API, MCP over HTTP at http://127.0.0.1:7377/mcp (token required)",
     load: async () => (await import("./commands/serve.js")).serveCommand,

@@ -187,6 +187,7 @@ export class EntryIndex {
     const p = (sql: string) => db.prepare(sql);
     this.#sql = {
       listFiles: p("SELECT path, blob_sha FROM files WHERE repo = ?").raw(),
+      fileSha: p("SELECT blob_sha FROM files WHERE repo = ? AND path = ?").pluck(),
       fileByPath: p(
         "SELECT f.file_id AS fileId, e.file_id AS entryFileId FROM files f LEFT JOIN entries e USING (file_id) WHERE f.repo = ? AND f.path = ?",
       ),
@@ -306,6 +307,16 @@ export class EntryIndex {
    */
   listFiles(repo: string): Map<string, string> {
     return new Map(this.#sql.listFiles.all(repo) as [string, string][]);
+  }
+
+  /**
+   * The blob sha stored for one file (parse on push looks up only the files a push
+   * changed, never lists 100k).
+   *
+   * @returns the sha, or `undefined` when no such file is stored.
+   */
+  fileSha(repo: string, path: string): string | undefined {
+    return this.#sql.fileSha.get(repo, path) as string | undefined;
   }
 
   /**

@@ -17,6 +17,11 @@ export interface CatFileBatchOptions {
   /** `HOME` of the child (see `runGit`). Default: the shared empty temp folder. */
   home?: string;
   /**
+   * Extra environment of the child (see `runGit`'s `env`), e.g. the quarantine variables a
+   * `pre-receive` hook reads its own repository with. Default: none.
+   */
+  env?: Readonly<Record<string, string>>;
+  /**
    * Longest wait for the next byte of output while requests are pending, ms; past it git is
    * killed and pending reads fail with `git_failed`. Default: 30 000.
    */
@@ -144,6 +149,7 @@ export class CatFileBatch {
       cwd,
       args: ["cat-file", "--batch"],
       ...(options.home === undefined ? {} : { home: options.home }),
+      ...(options.env === undefined ? {} : { env: options.env }),
     });
     return new CatFileBatch(child, options);
   }

@@ -13,6 +13,12 @@ export interface GitCliRepoOptions {
   home?: string;
   /** Time limit of each git command, and idle limit of `cat-file --batch`, ms. Default: 30 000. */
   timeoutMs?: number;
+  /**
+   * Extra environment of every git child (see `runGit`'s `env`): a `pre-receive` hook passes
+   * git's quarantine variables so the objects of the push are visible. Default: none (the
+   * isolated environment only).
+   */
+  env?: Readonly<Record<string, string>>;
 }
 
 const HEX_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
@@ -26,7 +32,7 @@ export class GitCliRepo implements GitRepo {
   readonly dir: string;
   /** True for a bare repository. */
   readonly bare: boolean;
-  private readonly options: GitCliRepoOptions;
+  protected readonly options: GitCliRepoOptions;
   private batch: CatFileBatch | null = null;
 
   /** Use {@link openGitRepo}, which checks the folder first. */
@@ -98,6 +104,7 @@ export class GitCliRepo implements GitRepo {
     this.batch ??= CatFileBatch.start(this.dir, {
       ...(this.options.home === undefined ? {} : { home: this.options.home }),
       ...(this.options.timeoutMs === undefined ? {} : { idleTimeoutMs: this.options.timeoutMs }),
+      ...(this.options.env === undefined ? {} : { env: this.options.env }),
     });
     for await (const object of this.batch.readMany(shas)) {
       yield { sha: object.sha, bytes: object.bytes };
@@ -172,11 +179,13 @@ export class GitCliRepo implements GitRepo {
     await batch?.close();
   }
 
-  private git(
+  /** Runs one git command in {@link dir} with this repository's options (see `runGit`). */
+  protected git(
     args: string[],
     values: string[] = [],
     paths: string[] = [],
     okExitCodes: number[] = [],
+    input?: string,
   ) {
     return runGit({
       cwd: this.dir,
@@ -184,8 +193,10 @@ export class GitCliRepo implements GitRepo {
       values,
       paths,
       okExitCodes,
+      ...(input === undefined ? {} : { input }),
       ...(this.options.home === undefined ? {} : { home: this.options.home }),
       ...(this.options.timeoutMs === undefined ? {} : { timeoutMs: this.options.timeoutMs }),
+      ...(this.options.env === undefined ? {} : { env: this.options.env }),
     });
   }
 }
@@ -255,6 +266,7 @@ export async function openGitRepo(
     runGit({
       cwd: absolute,
       args,
+      ...(options.env === undefined ? {} : { env: options.env }),
       ...(options.home === undefined ? {} : { home: options.home }),
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     });

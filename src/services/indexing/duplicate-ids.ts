@@ -1,5 +1,5 @@
 import type { KnowledgeBlob } from "../../ports/git-repo.js";
-import type { IndexWriter } from "./index-knowledge.js";
+import type { IndexWriter, TreeView } from "./index-knowledge.js";
 
 /*
  * The duplicate-id rule of the indexing service (seed 004, "дубликат идентификатора в
@@ -96,12 +96,13 @@ export function settleIds(
  * changed): the first of them by path is parsed again and takes it.
  */
 export function recheckDuplicates(
-  index: Pick<IndexWriter, "fileReports" | "idOwners">,
+  index: Pick<IndexWriter, "skippedReports" | "idOwners">,
   repoName: string,
-  tree: Map<string, KnowledgeBlob>,
+  tree: TreeView,
 ): KnowledgeBlob[] {
   const claims = new Map<string, string[]>();
-  for (const { path, diagnostics } of index.fileReports(repoName)) {
+  // A `duplicate_id` file is always a skipped one: only those are read (not every report).
+  for (const [path, diagnostics] of index.skippedReports(repoName)) {
     if (!tree.has(path)) continue;
     for (const diagnostic of diagnostics) {
       const id = diagnostic.params.id;

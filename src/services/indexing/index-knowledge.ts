@@ -84,6 +84,20 @@ export const OPTIMIZE_AFTER_ADDED = 5_000;
 export interface KnowledgeSource {
   list(): Promise<KnowledgeBlob[]>;
   read(blobs: readonly KnowledgeBlob[]): AsyncIterable<{ blob: KnowledgeBlob; bytes: Uint8Array }>;
+  /**
+   * Set when `list` gives only the files changed since the stored state (parse on push, see
+   * `services/push/heal-index.ts`) and the writer's `listFiles` only their stored rows:
+   * `others` answers for every other file of the snapshot (unchanged, so stored), which is
+   * then never listed (the report's `unchanged` then counts listed files only). Default:
+   * `list` is the whole snapshot.
+   */
+  others?: TreeView;
+}
+
+/** The files of a snapshot by path, as a run looks them up. */
+export interface TreeView {
+  has(path: string): boolean;
+  get(path: string): KnowledgeBlob | undefined;
 }
 
 /** Progress of an indexing run, reported after each batch. */
@@ -226,6 +240,7 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
   const { tree, work, removed, fresh, unchanged } = plan(
     await source.list(),
     index.listFiles(repoName),
+    source.others,
   );
   const bodyInGit =
     options.commit !== null && options.gitFolder !== undefined && index.setBodySource !== undefined;
@@ -616,8 +631,15 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
 }
 
 /** What a run has to do: files to read (changed, in path order) and paths to drop. */
-function plan(listing: KnowledgeBlob[], stored: Map<string, string>) {
-  const tree = new Map(listing.map((blob) => [blob.path, blob]));
+function plan(listing: KnowledgeBlob[], stored: Map<string, string>, others?: TreeView) {
+  const listed = new Map(listing.map((blob) => [blob.path, blob]));
+  const tree: TreeView =
+    others === undefined
+      ? listed
+      : {
+          has: (path) => listed.has(path) || (!stored.has(path) && others.has(path)),
+          get: (path) => listed.get(path) ?? (stored.has(path) ? undefined : others.get(path)),
+        };
   const work: KnowledgeBlob[] = [];
   const fresh = new Set<string>();
   let unchanged = 0;
@@ -629,7 +651,7 @@ function plan(listing: KnowledgeBlob[], stored: Map<string, string>) {
       work.push(blob);
     }
   }
-  const removed = [...stored.keys()].filter((path) => !tree.has(path));
+  const removed = [...stored.keys()].filter((path) => !listed.has(path));
   return { tree, work, removed, fresh, unchanged };
 }
 

@@ -1,0 +1,133 @@
+import { resolve } from "node:path";
+import { LoreError } from "../../core/errors/lore-error.js";
+import {
+  HOOK_LAYOUTS,
+  type HookLayout,
+  hookFile,
+  LORE_HOOKS,
+  type LoreHook,
+} from "../../core/push/hook-script.js";
+import { readAll, writeLines } from "../../hooks/hook-io.js";
+import { flag, stringOption } from "../args.js";
+import type { Command } from "../command.js";
+import { EXIT_CODES } from "../exit-codes.js";
+
+const USAGE =
+  "lore hook install <bare-repo> [--layout plain|gitlab|gitea] [--name owner/name] [--data D] [--force]";
+
+/** `lore hook`: install Lore's push hooks; run them (`pre-receive`, `post-receive`, from git). */
+export const hookCommand: Command = {
+  name: "hook",
+  summary: "install the parse-on-push git hooks into a bare repository (any git server)",
+  help: [
+    `Usage: ${USAGE}`,
+    "       lore hook pre-receive|post-receive --data D [--name owner/name]   (run by git)",
+    "",
+    "install writes hooks/pre-receive and hooks/post-receive (mode 0755) into a bare",
+    "repository: small sh scripts that run this node and this Lore with the index file",
+    "([index] database / LORE_DB), the server's data folder ([server] data) and the",
+    "configuration file embedded, so they work under git http-backend, inside another git",
+    "server's hooks folder (Gitea, GitLab) and without lore serve running. A hook that is",
+    "not Lore's is refused unless --force.",
+    "",
+    "pre-receive parses the knowledge files each pushed branch changed and prints the",
+    "report (remote: lines); it refuses a push only by branch protection. post-receive",
+    "indexes the default branch's changed files. Any failure is logged to",
+    "<data>/logs/hooks.log and the push goes through.",
+    "",
+    "Options:",
+    "  --name owner/name  the repository's name in the index (default: from the folder,",
+    "                     <data>/repos/<owner>/<name>.git or <owner>/<name>.git)",
+    "  --layout L         where the server runs hooks from: plain (hooks/, default),",
+    "                     gitlab (custom_hooks/), gitea (hooks/pre-receive.d/lore …)",
+    "  --force            replace hooks that are not Lore's",
+    "  --data D           (pre-receive, post-receive) the server's data folder",
+    "",
+    "Exit codes: 0 ok (and every push the parse fails on), 5 a push refused by branch",
+    "protection (the script makes it git's refusal), 3 the folder does not exist, 4 a hook",
+    "that is not Lore's is there.",
+  ].join("\n"),
+  options: {
+    name: { type: "string" },
+    force: { type: "boolean" },
+    data: { type: "string" },
+    layout: { type: "string" },
+  },
+  async run(ctx, args) {
+    const [word, target, ...extra] = args.positionals;
+    if (word === "install") {
+      if (target === undefined || extra.length > 0) {
+        throw new LoreError("invalid_input", { reason: `usage: ${USAGE}` });
+      }
+      const settings = ctx.settings();
+      const { installHooks } = await import("../../services/push/install-hooks.js");
+      const { hookInstallOptions } = await import("../../main/compose-hook.js");
+      const dir = resolve(ctx.cwd, target);
+      const name = stringOption(args, "name");
+      const layout = stringOption(args, "layout") ?? "plain";
+      if (!(HOOK_LAYOUTS as readonly string[]).includes(layout)) {
+        throw new LoreError("invalid_input", {
+          reason: `--layout must be one of ${HOOK_LAYOUTS.join(", ")}`,
+          reason_ru: `--layout должен быть одним из: ${HOOK_LAYOUTS.join(", ")}`,
+        });
+      }
+      await installHooks(dir, {
+        layout: layout as HookLayout,
+        ...hookInstallOptions(settings, stringOption(args, "data")),
+        ...(name === undefined ? {} : { name }),
+        force: flag(args, "force"),
+      });
+      const files = LORE_HOOKS.map((hook) => hookFile(hook, layout as HookLayout)).join(", ");
+      ctx.out(ctx.lang === "ru" ? `записаны в ${dir}: ${files}` : `wrote into ${dir}: ${files}`);
+      return EXIT_CODES.ok;
+    }
+    if (word !== undefined && (LORE_HOOKS as readonly string[]).includes(word)) {
+      return runGitHook(ctx, word as LoreHook, args);
+    }
+    throw new LoreError("invalid_input", {
+      reason: `usage: ${USAGE}`,
+      reason_ru: `использование: ${USAGE}`,
+    });
+  },
+};
+
+/**
+ * Runs a hook as git calls it: never fails the push but by branch protection (a broken
+ * configuration, an unreadable index: a line for the pusher, exit 0).
+ */
+async function runGitHook(
+  ctx: Parameters<Command["run"]>[0],
+  hook: LoreHook,
+  args: Parameters<Command["run"]>[1],
+): Promise<number> {
+  const input = await readAll(process.stdin);
+  let lines: string[];
+  let exitCode = EXIT_CODES.ok as number;
+  try {
+    const settings = ctx.settings();
+    const { runHook } = await import("../../main/compose-hook.js");
+    const gitDir = process.env.GIT_DIR;
+    const name = stringOption(args, "name");
+    const outcome = await runHook({
+      hook,
+      dir: resolve(ctx.cwd, gitDir ?? "."),
+      data: resolve(stringOption(args, "data") ?? settings.server.data),
+      database: resolve(settings.database),
+      ...(name === undefined ? {} : { name }),
+      lang: ctx.lang,
+      env: process.env,
+      input,
+    });
+    lines = outcome.lines;
+    exitCode = outcome.exitCode;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    lines = [
+      ctx.lang === "ru"
+        ? `lore: ${hook} не сработал, отправка принята: ${reason}`
+        : `lore: ${hook} failed, the push is accepted: ${reason}`,
+    ];
+  }
+  await writeLines(process.stderr, lines);
+  return exitCode;
+}
