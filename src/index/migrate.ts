@@ -41,15 +41,38 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
  *   above ours) or a migration fails (including `SQLITE_BUSY` past the busy timeout).
  */
 export function migrate(db: SqliteDatabase): number {
-  const from = readVersion(db);
-  for (let version = from; version < SCHEMA_VERSION; ) {
+  return applyMigrations(db, MIGRATIONS, {
+    what: "the index",
+    newer: "use a newer Lore or delete the index to rebuild it",
+  });
+}
+
+/**
+ * Runs a list of migrations the way {@link migrate} does for the index, for any SQLite file
+ * Lore owns (the team server's database has its own list, `index/server-store/`).
+ *
+ * @param db - an open database (not in a transaction).
+ * @param migrations - migration `i` brings the schema from version `i` to `i + 1`.
+ * @param label - how messages name the file (`the index`) and what to do when a newer Lore
+ *   wrote it.
+ * @returns the version before migrating (0 for a new file).
+ * @throws LoreError `index_failed` as {@link migrate}.
+ */
+export function applyMigrations(
+  db: SqliteDatabase,
+  migrations: readonly Migration[],
+  label: { what: string; newer: string },
+): number {
+  const latest = migrations.length;
+  const from = readVersion(db, latest, label);
+  for (let version = from; version < latest; ) {
     const target = version + 1;
     try {
       version = db
         .transaction((): number => {
-          const now = readVersion(db);
+          const now = readVersion(db, latest, label);
           if (now !== version) return now;
-          const migration = MIGRATIONS[now] as Migration;
+          const migration = migrations[now] as Migration;
           if (typeof migration === "string") db.exec(migration);
           else migration(db);
           db.pragma(`user_version = ${now + 1}`);
@@ -71,14 +94,17 @@ export function migrate(db: SqliteDatabase): number {
 /**
  * The file's `user_version`.
  *
- * @throws LoreError `index_failed` when it is above {@link SCHEMA_VERSION} (a newer Lore
- *   wrote the file).
+ * @throws LoreError `index_failed` when it is above `latest` (a newer Lore wrote the file).
  */
-function readVersion(db: SqliteDatabase): number {
+function readVersion(
+  db: SqliteDatabase,
+  latest: number,
+  label: { what: string; newer: string },
+): number {
   const version = db.pragma("user_version", { simple: true }) as number;
-  if (version > SCHEMA_VERSION) {
+  if (version > latest) {
     throw new LoreError("index_failed", {
-      reason: `the index has schema version ${version}, newer than this Lore (${SCHEMA_VERSION}); use a newer Lore or delete the index to rebuild it`,
+      reason: `${label.what} has schema version ${version}, newer than this Lore (${latest}); ${label.newer}`,
     });
   }
   return version;

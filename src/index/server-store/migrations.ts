@@ -1,0 +1,103 @@
+/**
+ * Schema migrations of the team server's database `<data>/server.db` (seed 004, team
+ * server: users, groups, tokens, SSH keys, hosted repositories, grants, branch protection),
+ * run through `PRAGMA user_version` like the index's (`index/migrate.ts`). Append only;
+ * never edit a shipped one.
+ */
+import type { Migration } from "../migrate.js";
+
+/**
+ * Migration 1: every table of the server. Deleting a user, group or repository removes
+ * what hangs on it (`ON DELETE CASCADE`): tokens, keys, memberships, grants, branch rules.
+ *
+ * - `tokens.hash`: SHA-256 (hex) of the secret; the secret itself is never stored.
+ *   `scopes` is a comma-separated list. Times are ms since the epoch, `NULL` = never.
+ * - `grants`: one level per (repository, user) or (repository, group); exactly one of
+ *   `user_id` / `group_id` is set.
+ * - `branch_rules` + `branch_rule_pushers`: a protected pattern of a repository and who
+ *   may push to it (users or groups; none listed = anyone with write access).
+ */
+export const SERVER_MIGRATION_001 = `
+CREATE TABLE users (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  site_admin INTEGER NOT NULL DEFAULT 0,
+  created_at INTEGER NOT NULL
+);
+CREATE TABLE groups (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  created_at INTEGER NOT NULL
+);
+CREATE TABLE members (
+  group_id INTEGER NOT NULL REFERENCES groups (id) ON DELETE CASCADE,
+  user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  PRIMARY KEY (group_id, user_id)
+) WITHOUT ROWID;
+CREATE INDEX members_by_user ON members (user_id);
+CREATE TABLE tokens (
+  id INTEGER PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  hash TEXT NOT NULL UNIQUE,
+  prefix TEXT NOT NULL,
+  scopes TEXT NOT NULL,
+  label TEXT NOT NULL DEFAULT '',
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER,
+  last_used_at INTEGER
+);
+CREATE INDEX tokens_by_user ON tokens (user_id);
+CREATE TABLE ssh_keys (
+  id INTEGER PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  algorithm TEXT NOT NULL,
+  public_key TEXT NOT NULL,
+  fingerprint TEXT NOT NULL UNIQUE,
+  comment TEXT NOT NULL DEFAULT '',
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX ssh_keys_by_user ON ssh_keys (user_id);
+CREATE TABLE repos (
+  id INTEGER PRIMARY KEY,
+  owner TEXT NOT NULL,
+  name TEXT NOT NULL,
+  public INTEGER NOT NULL DEFAULT 0,
+  default_branch TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  UNIQUE (owner, name)
+);
+CREATE TABLE grants (
+  repo_id INTEGER NOT NULL REFERENCES repos (id) ON DELETE CASCADE,
+  user_id INTEGER REFERENCES users (id) ON DELETE CASCADE,
+  group_id INTEGER REFERENCES groups (id) ON DELETE CASCADE,
+  level TEXT NOT NULL CHECK (level IN ('read', 'write', 'admin')),
+  CHECK ((user_id IS NULL) <> (group_id IS NULL))
+);
+CREATE UNIQUE INDEX grants_of_user ON grants (repo_id, user_id) WHERE user_id IS NOT NULL;
+CREATE UNIQUE INDEX grants_of_group ON grants (repo_id, group_id) WHERE group_id IS NOT NULL;
+CREATE INDEX grants_by_user ON grants (user_id);
+CREATE INDEX grants_by_group ON grants (group_id);
+CREATE TABLE branch_rules (
+  repo_id INTEGER NOT NULL REFERENCES repos (id) ON DELETE CASCADE,
+  pattern TEXT NOT NULL,
+  allow_force_push INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (repo_id, pattern)
+);
+CREATE TABLE branch_rule_pushers (
+  repo_id INTEGER NOT NULL,
+  pattern TEXT NOT NULL,
+  user_id INTEGER REFERENCES users (id) ON DELETE CASCADE,
+  group_id INTEGER REFERENCES groups (id) ON DELETE CASCADE,
+  CHECK ((user_id IS NULL) <> (group_id IS NULL)),
+  FOREIGN KEY (repo_id, pattern) REFERENCES branch_rules (repo_id, pattern) ON DELETE CASCADE
+);
+CREATE INDEX branch_rule_pushers_by_rule ON branch_rule_pushers (repo_id, pattern);
+CREATE INDEX branch_rule_pushers_by_user ON branch_rule_pushers (user_id);
+CREATE INDEX branch_rule_pushers_by_group ON branch_rule_pushers (group_id);
+`;
+
+/**
+ * The server database's migrations in order: migration `i` (0-based) brings the schema
+ * from version `i` to `i + 1`.
+ */
+export const SERVER_MIGRATIONS: readonly Migration[] = [SERVER_MIGRATION_001];

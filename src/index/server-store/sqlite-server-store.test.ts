@@ -1,0 +1,301 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { LoreError } from "../../core/errors/lore-error.js";
+import type { ServerStore } from "../../ports/server-store.js";
+import { SERVER_MIGRATIONS } from "./migrations.js";
+import { openSqliteServerStore, SERVER_DB_FILE } from "./sqlite-server-store.js";
+
+describe("SQLite server store", () => {
+  let dir: string;
+  let file: string;
+  let store: ServerStore;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "lore-server-store-"));
+    file = join(dir, SERVER_DB_FILE);
+    store = openSqliteServerStore(file);
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function refusal(promise: Promise<unknown>): Promise<LoreError> {
+    try {
+      await promise;
+    } catch (error) {
+      return error as LoreError;
+    }
+    throw new Error("expected a refusal");
+  }
+
+  it("creates a WAL file with foreign keys, a busy timeout and the latest schema version", () => {
+    const raw = new Database(file, { readonly: true });
+    expect(raw.pragma("journal_mode", { simple: true })).toBe("wal");
+    expect(raw.pragma("user_version", { simple: true })).toBe(SERVER_MIGRATIONS.length);
+    const tables = (
+      raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
+        name: string;
+      }[]
+    ).map((row) => row.name);
+    expect(tables).toEqual([
+      "branch_rule_pushers",
+      "branch_rules",
+      "grants",
+      "groups",
+      "members",
+      "repos",
+      "ssh_keys",
+      "tokens",
+      "users",
+    ]);
+    raw.close();
+  });
+
+  it("reopens an existing file without migrating again and keeps its records", async () => {
+    await store.addUser({ name: "anna", siteAdmin: true, createdAt: 1 });
+    await store.close();
+    store = openSqliteServerStore(file);
+    expect(await store.getUser("anna")).toEqual({
+      id: 1,
+      name: "anna",
+      siteAdmin: true,
+      createdAt: 1,
+    });
+    expect(await store.countUsers()).toBe(1);
+  });
+
+  it("refuses a file written by a newer Lore", async () => {
+    await store.close();
+    const raw = new Database(file);
+    raw.pragma(`user_version = ${SERVER_MIGRATIONS.length + 1}`);
+    raw.close();
+    let error: LoreError | undefined;
+    try {
+      store = openSqliteServerStore(file);
+    } catch (caught) {
+      error = caught as LoreError;
+    }
+    expect(error?.code).toBe("index_failed");
+    expect(error?.message).toContain("the server database has schema version 2");
+    store = openSqliteServerStore(":memory:");
+  });
+
+  it("maps duplicate names to user_exists, group_exists, repo_exists and key_exists", async () => {
+    const anna = await store.addUser({ name: "anna", siteAdmin: false, createdAt: 1 });
+    expect(
+      (await refusal(store.addUser({ name: "anna", siteAdmin: true, createdAt: 2 }))).code,
+    ).toBe("user_exists");
+    await store.addGroup({ name: "leads", createdAt: 1 });
+    const group = await refusal(store.addGroup({ name: "leads", createdAt: 2 }));
+    expect(group.code).toBe("group_exists");
+    expect(group.message).toBe("the group leads already exists");
+    await store.addRepo({
+      owner: "acme",
+      name: "app",
+      public: false,
+      defaultBranch: "main",
+      createdAt: 1,
+    });
+    const repo = await refusal(
+      store.addRepo({ owner: "acme", name: "app", public: true, defaultBranch: "x", createdAt: 2 }),
+    );
+    expect(repo.code).toBe("repo_exists");
+    expect(repo.message).toBe("the repository acme/app already exists");
+    const key = {
+      userId: anna.id,
+      algorithm: "ssh-ed25519",
+      publicKey: "AAAA",
+      fingerprint: "SHA256:abc",
+      comment: "",
+      createdAt: 1,
+    };
+    await store.addKey(key);
+    expect((await refusal(store.addKey(key))).code).toBe("key_exists");
+  });
+
+  it("removing a user removes their tokens, keys, grants and memberships", async () => {
+    const anna = await store.addUser({ name: "anna", siteAdmin: false, createdAt: 1 });
+    const boris = await store.addUser({ name: "boris", siteAdmin: false, createdAt: 1 });
+    const group = await store.addGroup({ name: "leads", createdAt: 1 });
+    const repo = await store.addRepo({
+      owner: "acme",
+      name: "app",
+      public: false,
+      defaultBranch: "main",
+      createdAt: 1,
+    });
+    await store.addMember(group.id, anna.id);
+    await store.addMember(group.id, anna.id); // twice: a no-op
+    await store.addMember(group.id, boris.id);
+    await store.addToken({
+      userId: anna.id,
+      hash: "h1",
+      prefix: "lore_abc",
+      scopes: ["repo:read", "knowledge:read"],
+      label: "laptop",
+      createdAt: 1,
+      expiresAt: null,
+    });
+    await store.addKey({
+      userId: anna.id,
+      algorithm: "ssh-ed25519",
+      publicKey: "AAAA",
+      fingerprint: "SHA256:abc",
+      comment: "anna@laptop",
+      createdAt: 1,
+    });
+    await store.grant({ repoId: repo.id, subject: { kind: "user", id: anna.id }, level: "write" });
+    await store.protectBranch({
+      repoId: repo.id,
+      pattern: "main",
+      pushUserIds: [anna.id, boris.id],
+      pushGroupIds: [group.id],
+      allowForcePush: false,
+    });
+    expect((await store.listMembers(group.id)).map((u) => u.name)).toEqual(["anna", "boris"]);
+    expect(await store.groupsOf(anna.id)).toEqual([group.id]);
+
+    expect(await store.removeUser("anna")).toBe(true);
+    expect(await store.removeUser("anna")).toBe(false);
+    expect(await store.listTokens()).toEqual([]);
+    expect(await store.listKeys()).toEqual([]);
+    expect(await store.listGrants(repo.id)).toEqual([]);
+    expect((await store.listMembers(group.id)).map((u) => u.name)).toEqual(["boris"]);
+    expect((await store.listBranchRules(repo.id))[0]?.pushUserIds).toEqual([boris.id]);
+  });
+
+  it("stores tokens by hash, finds, touches and revokes them", async () => {
+    const anna = await store.addUser({ name: "anna", siteAdmin: false, createdAt: 1 });
+    const token = await store.addToken({
+      userId: anna.id,
+      hash: "f00d",
+      prefix: "lore_f00",
+      scopes: ["knowledge:read", "repo:write"],
+      label: "ci",
+      createdAt: 10,
+      expiresAt: 1000,
+    });
+    expect(token).toEqual({
+      id: 1,
+      userId: anna.id,
+      hash: "f00d",
+      prefix: "lore_f00",
+      scopes: ["knowledge:read", "repo:write"],
+      label: "ci",
+      createdAt: 10,
+      expiresAt: 1000,
+      lastUsedAt: null,
+    });
+    await store.touchToken(token.id, 500);
+    expect((await store.findTokenByHash("f00d"))?.lastUsedAt).toBe(500);
+    expect(await store.findTokenByHash("beef")).toBeUndefined();
+    expect((await store.listTokens(anna.id)).length).toBe(1);
+    expect((await store.listTokens(anna.id + 1)).length).toBe(0);
+    expect(await store.revokeToken(token.id)).toBe(true);
+    expect(await store.revokeToken(token.id)).toBe(false);
+    expect(await store.findTokenByHash("f00d")).toBeUndefined();
+  });
+
+  it("sets, replaces, lists and revokes grants of users and groups; grantsFor folds groups in", async () => {
+    const anna = await store.addUser({ name: "anna", siteAdmin: false, createdAt: 1 });
+    const leads = await store.addGroup({ name: "leads", createdAt: 1 });
+    await store.addMember(leads.id, anna.id);
+    const app = await store.addRepo({
+      owner: "acme",
+      name: "app",
+      public: false,
+      defaultBranch: "main",
+      createdAt: 1,
+    });
+    const web = await store.addRepo({
+      owner: "acme",
+      name: "web",
+      public: true,
+      defaultBranch: "main",
+      createdAt: 1,
+    });
+    await store.grant({ repoId: app.id, subject: { kind: "user", id: anna.id }, level: "read" });
+    await store.grant({ repoId: app.id, subject: { kind: "user", id: anna.id }, level: "admin" });
+    await store.grant({ repoId: web.id, subject: { kind: "group", id: leads.id }, level: "write" });
+    expect(await store.listGrants(app.id)).toEqual([
+      { repoId: app.id, subject: { kind: "user", id: anna.id }, level: "admin" },
+    ]);
+    expect(await store.grantsFor(anna.id)).toEqual([
+      { repoId: app.id, subject: { kind: "user", id: anna.id }, level: "admin" },
+      { repoId: web.id, subject: { kind: "group", id: leads.id }, level: "write" },
+    ]);
+    expect(await store.revoke({ repoId: web.id, subject: { kind: "group", id: leads.id } })).toBe(
+      true,
+    );
+    expect(await store.revoke({ repoId: web.id, subject: { kind: "group", id: leads.id } })).toBe(
+      false,
+    );
+    expect((await store.getRepo("acme/web"))?.public).toBe(true);
+    expect(await store.getRepo("acme/web/x")).toBeUndefined();
+    expect((await store.listRepos()).map((r) => r.fullName)).toEqual(["acme/app", "acme/web"]);
+    expect(await store.removeRepo("acme/app")).toBe(true);
+    expect(await store.grantsFor(anna.id)).toEqual([]);
+  });
+
+  it("replaces a branch rule with its pushers and removes it", async () => {
+    const anna = await store.addUser({ name: "anna", siteAdmin: false, createdAt: 1 });
+    const app = await store.addRepo({
+      owner: "acme",
+      name: "app",
+      public: false,
+      defaultBranch: "main",
+      createdAt: 1,
+    });
+    await store.protectBranch({
+      repoId: app.id,
+      pattern: "release/*",
+      pushUserIds: [anna.id],
+      pushGroupIds: [],
+      allowForcePush: false,
+    });
+    await store.protectBranch({
+      repoId: app.id,
+      pattern: "release/*",
+      pushUserIds: [],
+      pushGroupIds: [],
+      allowForcePush: true,
+    });
+    await store.protectBranch({
+      repoId: app.id,
+      pattern: "main",
+      pushUserIds: [anna.id],
+      pushGroupIds: [],
+      allowForcePush: false,
+    });
+    expect(await store.listBranchRules(app.id)).toEqual([
+      {
+        repoId: app.id,
+        pattern: "main",
+        pushUserIds: [anna.id],
+        pushGroupIds: [],
+        allowForcePush: false,
+      },
+      {
+        repoId: app.id,
+        pattern: "release/*",
+        pushUserIds: [],
+        pushGroupIds: [],
+        allowForcePush: true,
+      },
+    ]);
+    expect(await store.unprotectBranch(app.id, "main")).toBe(true);
+    expect(await store.unprotectBranch(app.id, "main")).toBe(false);
+    expect((await store.listBranchRules(app.id)).map((r) => r.pattern)).toEqual(["release/*"]);
+  });
+
+  it("two connections to one file see each other's writes (CLI beside lore serve)", async () => {
+    const other = openSqliteServerStore(file);
+    await other.addUser({ name: "vera", siteAdmin: false, createdAt: 1 });
+    expect((await store.getUser("vera"))?.name).toBe("vera");
+    await other.close();
+    await other.close();
+  });
+});

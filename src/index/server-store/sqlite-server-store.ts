@@ -1,0 +1,597 @@
+/**
+ * The team server's records in SQLite (`<data>/server.db`): the embedded implementation of
+ * the {@link ServerStore} port. Every SQL statement of the server's own records lives here,
+ * so a PostgreSQL implementation can follow without touching a service.
+ */
+import type { AccessLevel, Scope } from "../../core/access/rights.js";
+import { fromSqliteError, LoreError } from "../../core/errors/lore-error.js";
+import type {
+  BranchRule,
+  GrantRecord,
+  GroupRecord,
+  KeyRecord,
+  RepoRecord,
+  ServerStore,
+  Subject,
+  TokenRecord,
+  UserRecord,
+} from "../../ports/server-store.js";
+import { applyMigrations } from "../migrate.js";
+import { openSqliteDatabase, type SqliteDatabase } from "../sqlite-database.js";
+import { SERVER_MIGRATIONS } from "./migrations.js";
+
+/** The file name of the server database inside the data folder. */
+export const SERVER_DB_FILE = "server.db";
+
+interface UserRow {
+  id: number;
+  name: string;
+  site_admin: number;
+  created_at: number;
+}
+interface GroupRow {
+  id: number;
+  name: string;
+  created_at: number;
+}
+interface TokenRow {
+  id: number;
+  user_id: number;
+  hash: string;
+  prefix: string;
+  scopes: string;
+  label: string;
+  created_at: number;
+  expires_at: number | null;
+  last_used_at: number | null;
+}
+interface KeyRow {
+  id: number;
+  user_id: number;
+  algorithm: string;
+  public_key: string;
+  fingerprint: string;
+  comment: string;
+  created_at: number;
+}
+interface RepoRow {
+  id: number;
+  owner: string;
+  name: string;
+  public: number;
+  default_branch: string;
+  created_at: number;
+}
+interface GrantRow {
+  repo_id: number;
+  user_id: number | null;
+  group_id: number | null;
+  level: AccessLevel;
+}
+interface RuleRow {
+  repo_id: number;
+  pattern: string;
+  allow_force_push: number;
+}
+interface PusherRow {
+  pattern: string;
+  user_id: number | null;
+  group_id: number | null;
+}
+
+const toUser = (row: UserRow): UserRecord => ({
+  id: row.id,
+  name: row.name,
+  siteAdmin: row.site_admin !== 0,
+  createdAt: row.created_at,
+});
+const toGroup = (row: GroupRow): GroupRecord => ({
+  id: row.id,
+  name: row.name,
+  createdAt: row.created_at,
+});
+const toToken = (row: TokenRow): TokenRecord => ({
+  id: row.id,
+  userId: row.user_id,
+  hash: row.hash,
+  prefix: row.prefix,
+  scopes: row.scopes === "" ? [] : (row.scopes.split(",") as Scope[]),
+  label: row.label,
+  createdAt: row.created_at,
+  expiresAt: row.expires_at,
+  lastUsedAt: row.last_used_at,
+});
+const toKey = (row: KeyRow): KeyRecord => ({
+  id: row.id,
+  userId: row.user_id,
+  algorithm: row.algorithm,
+  publicKey: row.public_key,
+  fingerprint: row.fingerprint,
+  comment: row.comment,
+  createdAt: row.created_at,
+});
+const toRepo = (row: RepoRow): RepoRecord => ({
+  id: row.id,
+  owner: row.owner,
+  name: row.name,
+  fullName: `${row.owner}/${row.name}`,
+  public: row.public !== 0,
+  defaultBranch: row.default_branch,
+  createdAt: row.created_at,
+});
+const toGrant = (row: GrantRow): GrantRecord => ({
+  repoId: row.repo_id,
+  subject:
+    row.user_id !== null
+      ? { kind: "user", id: row.user_id }
+      : { kind: "group", id: row.group_id as number },
+  level: row.level,
+});
+
+/** True for a UNIQUE or PRIMARY KEY violation of SQLite. */
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+}
+
+/**
+ * Runs one store operation; turns SQLite's errors into LoreErrors: a unique violation into
+ * `duplicate()` when given, anything else of the engine into `index_failed`.
+ */
+function guarded<T>(operation: () => T, duplicate?: () => LoreError): Promise<T> {
+  try {
+    return Promise.resolve(operation());
+  } catch (error) {
+    if (duplicate !== undefined && isUniqueViolation(error)) return Promise.reject(duplicate());
+    return Promise.reject(fromSqliteError(error) ?? error);
+  }
+}
+
+/** Splits `owner/name` (as stored; names never hold a `/`). */
+function splitFullName(fullName: string): [string, string] | undefined {
+  const slash = fullName.indexOf("/");
+  if (slash < 0 || fullName.indexOf("/", slash + 1) >= 0) return undefined;
+  return [fullName.slice(0, slash), fullName.slice(slash + 1)];
+}
+
+/** The two nullable subject columns of a grant or a pusher. */
+function subjectColumns(subject: Subject): { user_id: number | null; group_id: number | null } {
+  return subject.kind === "user"
+    ? { user_id: subject.id, group_id: null }
+    : { user_id: null, group_id: subject.id };
+}
+
+/**
+ * Opens (creating and migrating when needed) the server database at `file`: WAL journal,
+ * a busy timeout, foreign keys on (as every SQLite file of Lore, `openSqliteDatabase`).
+ * Several processes may open it at once (`lore serve` and the `lore user|token|…` CLI).
+ *
+ * @param file - path of `server.db`, or `:memory:`.
+ * @returns the store; close it with `close()`.
+ * @throws LoreError `index_failed` when the file cannot be opened, was written by a newer
+ *   Lore, or a migration fails.
+ */
+export function openSqliteServerStore(file: string): ServerStore {
+  const db = openSqliteDatabase(file);
+  try {
+    applyMigrations(db, SERVER_MIGRATIONS, {
+      what: "the server database",
+      newer: "use a newer Lore",
+    });
+  } catch (error) {
+    db.close();
+    throw fromSqliteError(error) ?? error;
+  }
+  return new SqliteServerStore(db);
+}
+
+/** {@link ServerStore} over one better-sqlite3 connection (synchronous under the promises). */
+class SqliteServerStore implements ServerStore {
+  private closed = false;
+
+  constructor(private readonly db: SqliteDatabase) {}
+
+  // --- users -------------------------------------------------------------------------
+  addUser(user: { name: string; siteAdmin: boolean; createdAt: number }): Promise<UserRecord> {
+    return guarded(
+      () => {
+        const row = this.db
+          .prepare("INSERT INTO users (name, site_admin, created_at) VALUES (?, ?, ?) RETURNING *")
+          .get(user.name, user.siteAdmin ? 1 : 0, user.createdAt) as UserRow;
+        return toUser(row);
+      },
+      () => new LoreError("user_exists", { user: user.name }),
+    );
+  }
+
+  getUser(name: string): Promise<UserRecord | undefined> {
+    return guarded(() => {
+      const row = this.db.prepare("SELECT * FROM users WHERE name = ?").get(name) as
+        | UserRow
+        | undefined;
+      return row === undefined ? undefined : toUser(row);
+    });
+  }
+
+  getUserById(id: number): Promise<UserRecord | undefined> {
+    return guarded(() => {
+      const row = this.db.prepare("SELECT * FROM users WHERE id = ?").get(id) as
+        | UserRow
+        | undefined;
+      return row === undefined ? undefined : toUser(row);
+    });
+  }
+
+  listUsers(): Promise<UserRecord[]> {
+    return guarded(() =>
+      (this.db.prepare("SELECT * FROM users ORDER BY name").all() as UserRow[]).map(toUser),
+    );
+  }
+
+  removeUser(name: string): Promise<boolean> {
+    return guarded(() => this.db.prepare("DELETE FROM users WHERE name = ?").run(name).changes > 0);
+  }
+
+  countUsers(): Promise<number> {
+    return guarded(
+      () => (this.db.prepare("SELECT count(*) AS n FROM users").get() as { n: number }).n,
+    );
+  }
+
+  // --- groups ------------------------------------------------------------------------
+  addGroup(group: { name: string; createdAt: number }): Promise<GroupRecord> {
+    return guarded(
+      () =>
+        toGroup(
+          this.db
+            .prepare("INSERT INTO groups (name, created_at) VALUES (?, ?) RETURNING *")
+            .get(group.name, group.createdAt) as GroupRow,
+        ),
+      () => new LoreError("group_exists", { group: group.name }),
+    );
+  }
+
+  getGroup(name: string): Promise<GroupRecord | undefined> {
+    return guarded(() => {
+      const row = this.db.prepare("SELECT * FROM groups WHERE name = ?").get(name) as
+        | GroupRow
+        | undefined;
+      return row === undefined ? undefined : toGroup(row);
+    });
+  }
+
+  listGroups(): Promise<GroupRecord[]> {
+    return guarded(() =>
+      (this.db.prepare("SELECT * FROM groups ORDER BY name").all() as GroupRow[]).map(toGroup),
+    );
+  }
+
+  removeGroup(name: string): Promise<boolean> {
+    return guarded(
+      () => this.db.prepare("DELETE FROM groups WHERE name = ?").run(name).changes > 0,
+    );
+  }
+
+  addMember(groupId: number, userId: number): Promise<void> {
+    return guarded(() => {
+      this.db
+        .prepare("INSERT OR IGNORE INTO members (group_id, user_id) VALUES (?, ?)")
+        .run(groupId, userId);
+    });
+  }
+
+  removeMember(groupId: number, userId: number): Promise<boolean> {
+    return guarded(
+      () =>
+        this.db
+          .prepare("DELETE FROM members WHERE group_id = ? AND user_id = ?")
+          .run(groupId, userId).changes > 0,
+    );
+  }
+
+  listMembers(groupId: number): Promise<UserRecord[]> {
+    return guarded(() =>
+      (
+        this.db
+          .prepare(
+            "SELECT u.* FROM users u JOIN members m ON m.user_id = u.id WHERE m.group_id = ? ORDER BY u.name",
+          )
+          .all(groupId) as UserRow[]
+      ).map(toUser),
+    );
+  }
+
+  groupsOf(userId: number): Promise<number[]> {
+    return guarded(() =>
+      (
+        this.db
+          .prepare("SELECT group_id FROM members WHERE user_id = ? ORDER BY group_id")
+          .all(userId) as { group_id: number }[]
+      ).map((row) => row.group_id),
+    );
+  }
+
+  // --- tokens ------------------------------------------------------------------------
+  addToken(token: {
+    userId: number;
+    hash: string;
+    prefix: string;
+    scopes: readonly Scope[];
+    label: string;
+    createdAt: number;
+    expiresAt: number | null;
+  }): Promise<TokenRecord> {
+    return guarded(() =>
+      toToken(
+        this.db
+          .prepare(
+            `INSERT INTO tokens (user_id, hash, prefix, scopes, label, created_at, expires_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+          )
+          .get(
+            token.userId,
+            token.hash,
+            token.prefix,
+            token.scopes.join(","),
+            token.label,
+            token.createdAt,
+            token.expiresAt,
+          ) as TokenRow,
+      ),
+    );
+  }
+
+  findTokenByHash(hash: string): Promise<TokenRecord | undefined> {
+    return guarded(() => {
+      const row = this.db.prepare("SELECT * FROM tokens WHERE hash = ?").get(hash) as
+        | TokenRow
+        | undefined;
+      return row === undefined ? undefined : toToken(row);
+    });
+  }
+
+  listTokens(userId?: number): Promise<TokenRecord[]> {
+    return guarded(() => {
+      const rows =
+        userId === undefined
+          ? this.db.prepare("SELECT * FROM tokens ORDER BY id").all()
+          : this.db.prepare("SELECT * FROM tokens WHERE user_id = ? ORDER BY id").all(userId);
+      return (rows as TokenRow[]).map(toToken);
+    });
+  }
+
+  revokeToken(id: number): Promise<boolean> {
+    return guarded(() => this.db.prepare("DELETE FROM tokens WHERE id = ?").run(id).changes > 0);
+  }
+
+  touchToken(id: number, usedAt: number): Promise<void> {
+    return guarded(() => {
+      this.db.prepare("UPDATE tokens SET last_used_at = ? WHERE id = ?").run(usedAt, id);
+    });
+  }
+
+  // --- SSH keys ----------------------------------------------------------------------
+  addKey(key: {
+    userId: number;
+    algorithm: string;
+    publicKey: string;
+    fingerprint: string;
+    comment: string;
+    createdAt: number;
+  }): Promise<KeyRecord> {
+    return guarded(
+      () =>
+        toKey(
+          this.db
+            .prepare(
+              `INSERT INTO ssh_keys (user_id, algorithm, public_key, fingerprint, comment, created_at)
+               VALUES (?, ?, ?, ?, ?, ?) RETURNING *`,
+            )
+            .get(
+              key.userId,
+              key.algorithm,
+              key.publicKey,
+              key.fingerprint,
+              key.comment,
+              key.createdAt,
+            ) as KeyRow,
+        ),
+      () => new LoreError("key_exists", { fingerprint: key.fingerprint }),
+    );
+  }
+
+  findKeyByFingerprint(fingerprint: string): Promise<KeyRecord | undefined> {
+    return guarded(() => {
+      const row = this.db
+        .prepare("SELECT * FROM ssh_keys WHERE fingerprint = ?")
+        .get(fingerprint) as KeyRow | undefined;
+      return row === undefined ? undefined : toKey(row);
+    });
+  }
+
+  listKeys(userId?: number): Promise<KeyRecord[]> {
+    return guarded(() => {
+      const rows =
+        userId === undefined
+          ? this.db.prepare("SELECT * FROM ssh_keys ORDER BY id").all()
+          : this.db.prepare("SELECT * FROM ssh_keys WHERE user_id = ? ORDER BY id").all(userId);
+      return (rows as KeyRow[]).map(toKey);
+    });
+  }
+
+  removeKey(id: number): Promise<boolean> {
+    return guarded(() => this.db.prepare("DELETE FROM ssh_keys WHERE id = ?").run(id).changes > 0);
+  }
+
+  // --- hosted repositories -----------------------------------------------------------
+  addRepo(repo: {
+    owner: string;
+    name: string;
+    public: boolean;
+    defaultBranch: string;
+    createdAt: number;
+  }): Promise<RepoRecord> {
+    return guarded(
+      () =>
+        toRepo(
+          this.db
+            .prepare(
+              `INSERT INTO repos (owner, name, public, default_branch, created_at)
+               VALUES (?, ?, ?, ?, ?) RETURNING *`,
+            )
+            .get(
+              repo.owner,
+              repo.name,
+              repo.public ? 1 : 0,
+              repo.defaultBranch,
+              repo.createdAt,
+            ) as RepoRow,
+        ),
+      () => new LoreError("repo_exists", { repo: `${repo.owner}/${repo.name}` }),
+    );
+  }
+
+  getRepo(fullName: string): Promise<RepoRecord | undefined> {
+    return guarded(() => {
+      const parts = splitFullName(fullName);
+      if (parts === undefined) return undefined;
+      const row = this.db
+        .prepare("SELECT * FROM repos WHERE owner = ? AND name = ?")
+        .get(parts[0], parts[1]) as RepoRow | undefined;
+      return row === undefined ? undefined : toRepo(row);
+    });
+  }
+
+  listRepos(): Promise<RepoRecord[]> {
+    return guarded(() =>
+      (this.db.prepare("SELECT * FROM repos ORDER BY owner, name").all() as RepoRow[]).map(toRepo),
+    );
+  }
+
+  removeRepo(fullName: string): Promise<boolean> {
+    return guarded(() => {
+      const parts = splitFullName(fullName);
+      if (parts === undefined) return false;
+      return (
+        this.db.prepare("DELETE FROM repos WHERE owner = ? AND name = ?").run(parts[0], parts[1])
+          .changes > 0
+      );
+    });
+  }
+
+  // --- access grants -----------------------------------------------------------------
+  grant(grant: { repoId: number; subject: Subject; level: AccessLevel }): Promise<void> {
+    return guarded(() => {
+      const { user_id, group_id } = subjectColumns(grant.subject);
+      this.db.transaction(() => {
+        this.deleteGrant(grant.repoId, user_id, group_id);
+        this.db
+          .prepare("INSERT INTO grants (repo_id, user_id, group_id, level) VALUES (?, ?, ?, ?)")
+          .run(grant.repoId, user_id, group_id, grant.level);
+      })();
+    });
+  }
+
+  revoke(grant: { repoId: number; subject: Subject }): Promise<boolean> {
+    return guarded(() => {
+      const { user_id, group_id } = subjectColumns(grant.subject);
+      return this.deleteGrant(grant.repoId, user_id, group_id);
+    });
+  }
+
+  private deleteGrant(repoId: number, userId: number | null, groupId: number | null): boolean {
+    return (
+      this.db
+        .prepare("DELETE FROM grants WHERE repo_id = ? AND user_id IS ? AND group_id IS ?")
+        .run(repoId, userId, groupId).changes > 0
+    );
+  }
+
+  listGrants(repoId: number): Promise<GrantRecord[]> {
+    return guarded(() =>
+      (
+        this.db
+          .prepare(
+            "SELECT * FROM grants WHERE repo_id = ? ORDER BY user_id IS NULL, user_id, group_id",
+          )
+          .all(repoId) as GrantRow[]
+      ).map(toGrant),
+    );
+  }
+
+  grantsFor(userId: number): Promise<GrantRecord[]> {
+    return guarded(() =>
+      (
+        this.db
+          .prepare(
+            `SELECT * FROM grants
+             WHERE user_id = ? OR group_id IN (SELECT group_id FROM members WHERE user_id = ?)
+             ORDER BY repo_id`,
+          )
+          .all(userId, userId) as GrantRow[]
+      ).map(toGrant),
+    );
+  }
+
+  // --- branch protection -------------------------------------------------------------
+  protectBranch(rule: BranchRule): Promise<void> {
+    return guarded(() => {
+      this.db.transaction(() => {
+        // Deleting first drops the old rule's pushers with it (ON DELETE CASCADE).
+        this.db
+          .prepare("DELETE FROM branch_rules WHERE repo_id = ? AND pattern = ?")
+          .run(rule.repoId, rule.pattern);
+        this.db
+          .prepare("INSERT INTO branch_rules (repo_id, pattern, allow_force_push) VALUES (?, ?, ?)")
+          .run(rule.repoId, rule.pattern, rule.allowForcePush ? 1 : 0);
+        const pusher = this.db.prepare(
+          "INSERT INTO branch_rule_pushers (repo_id, pattern, user_id, group_id) VALUES (?, ?, ?, ?)",
+        );
+        for (const id of new Set(rule.pushUserIds)) pusher.run(rule.repoId, rule.pattern, id, null);
+        for (const id of new Set(rule.pushGroupIds))
+          pusher.run(rule.repoId, rule.pattern, null, id);
+      })();
+    });
+  }
+
+  unprotectBranch(repoId: number, pattern: string): Promise<boolean> {
+    return guarded(
+      () =>
+        this.db
+          .prepare("DELETE FROM branch_rules WHERE repo_id = ? AND pattern = ?")
+          .run(repoId, pattern).changes > 0,
+    );
+  }
+
+  listBranchRules(repoId: number): Promise<BranchRule[]> {
+    return guarded(() => {
+      const rules = this.db
+        .prepare("SELECT * FROM branch_rules WHERE repo_id = ? ORDER BY pattern")
+        .all(repoId) as RuleRow[];
+      const pushers = this.db
+        .prepare(
+          "SELECT pattern, user_id, group_id FROM branch_rule_pushers WHERE repo_id = ? ORDER BY user_id, group_id",
+        )
+        .all(repoId) as PusherRow[];
+      return rules.map((row) => ({
+        repoId: row.repo_id,
+        pattern: row.pattern,
+        pushUserIds: pushers
+          .filter((p) => p.pattern === row.pattern && p.user_id !== null)
+          .map((p) => p.user_id as number),
+        pushGroupIds: pushers
+          .filter((p) => p.pattern === row.pattern && p.group_id !== null)
+          .map((p) => p.group_id as number),
+        allowForcePush: row.allow_force_push !== 0,
+      }));
+    });
+  }
+
+  close(): Promise<void> {
+    if (!this.closed) {
+      this.closed = true;
+      this.db.close();
+    }
+    return Promise.resolve();
+  }
+}
