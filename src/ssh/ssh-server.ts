@@ -1,11 +1,6 @@
 import type { AddressInfo } from "node:net";
-import ssh2, {
-  type AuthContext,
-  type Connection,
-  type ServerChannel,
-  type Session,
-} from "ssh2";
-import type { Need, Principal } from "../core/access/rights.js";
+import ssh2, { type AuthContext, type Connection, type ServerChannel, type Session } from "ssh2";
+import type { Principal } from "../core/access/rights.js";
 import { isLoreError, LoreError } from "../core/errors/lore-error.js";
 import {
   type GitPathRefusal,
@@ -14,11 +9,16 @@ import {
   parseGitSshCommand,
 } from "../core/repos/git-service-path.js";
 import type { GitServices } from "../ports/git-service.js";
-import type { RepoRecord } from "../ports/server-store.js";
+import type { RepoRecord, ServerStore } from "../ports/server-store.js";
+import { authorizeRepo } from "../services/access/authorize.js";
+import { bareRepoPath } from "../services/access/hosted-repos.js";
+import { fingerprintOf, principalForKey } from "../services/access/ssh-keys.js";
 import { loadOrCreateHostKey } from "./host-key.js";
 
 /** What the SSH server needs. */
 export interface SshServerDeps {
+  /** The server's records (users, SSH keys, repositories, grants). */
+  store: ServerStore;
   /** The server's data folder: the host key, and the bare repositories under `repos/`. */
   dataDir: string;
   /** Address to listen on (`[server] host`). */
@@ -28,19 +28,8 @@ export interface SshServerDeps {
    * setting is 0 (off); here 0 picks a free port (tests).
    */
   port: number;
-  /** The bounded git processes (shared with git over HTTP). */
+  /** The bounded git processes (shared with git over HTTP); they carry the limits. */
   git: GitServices;
-  /** The user of an SSH key, by its fingerprint (`SHA256:…`); undefined for an unknown key. */
-  principalForKey(fingerprint: string): Promise<Principal | undefined>;
-  /** `SHA256:` + unpadded base64 of the key blob's SHA-256 (as `ssh-keygen -l`). */
-  fingerprintOf(blob: Buffer): string;
-  /**
-   * The repository, when the principal may do `need` on it.
-   * @throws LoreError `repo_not_found` (also for one the caller may not read) / `forbidden`.
-   */
-  authorize(principal: Principal, fullName: string, need: Need): Promise<RepoRecord>;
-  /** Path of the bare repository of a hosted repository (`bareRepoPath`). */
-  repoDir(fullName: string): string;
   /** Where failures go, one line each. Default: nowhere. */
   log?: (line: string) => void;
   /** Time a connection may take to authenticate, ms. Default 30 000. */
@@ -151,7 +140,7 @@ async function authenticate(
   deps: SshServerDeps,
 ): Promise<Principal | "query" | undefined> {
   if (ctx.method !== "publickey") return undefined;
-  const found = await deps.principalForKey(deps.fingerprintOf(ctx.key.data));
+  const found = await principalForKey(deps.store, fingerprintOf(ctx.key.data));
   if (found === undefined) return undefined;
   if (ctx.signature === undefined || ctx.blob === undefined) return "query";
   const key = ssh2.utils.parseKey(ctx.key.data);
@@ -208,7 +197,11 @@ function refuse(channel: ServerChannel, error: unknown, lang: "en" | "ru"): void
 
 function commandError(refusal: GitPathRefusal, command: string): LoreError {
   if (refusal.kind === "invalid_repo_name") {
-    return new LoreError("invalid_repo_name", { name: refusal.name, reason: refusal.reason });
+    return new LoreError("invalid_repo_name", {
+      name: refusal.name,
+      reason: refusal.reason.en,
+      reason_ru: refusal.reason.ru,
+    });
   }
   // Control characters of the command are not echoed back to the terminal.
   const shown = command.replace(/[^\x20-\x7e]/g, "?").slice(0, 120);
@@ -231,7 +224,7 @@ async function runExec(
   const wanted: GitSshCommand = parsed.command;
   let repo: RepoRecord;
   try {
-    repo = await deps.authorize(principal, wanted.fullName, needOf(wanted.service));
+    repo = await authorizeRepo(deps.store, principal, wanted.fullName, needOf(wanted.service));
   } catch (error) {
     refuse(channel, error, lang);
     return;
@@ -243,7 +236,7 @@ async function runExec(
     git = await deps.git.start(
       {
         kind: wanted.service,
-        repoDir: deps.repoDir(repo.fullName),
+        repoDir: bareRepoPath(deps.dataDir, repo.fullName),
         pusher: principal.user,
         ...(protocol === undefined ? {} : { protocol }),
       },
@@ -264,7 +257,10 @@ async function runExec(
   const end = await git.done;
   try {
     if (end.timedOut) {
-      channel.stderr.write("lore: git ran past the server's time limit and was stopped\n");
+      const error = new LoreError("git_failed", {
+        reason: "git ran past the server's time limit and was stopped",
+      });
+      channel.stderr.write(`lore: ${lang === "ru" ? error.text.ru : error.text.en} (git_failed)\n`);
     }
     channel.exit(end.code ?? 1);
     channel.end();

@@ -6,6 +6,7 @@
  * path with `..`, `%2e%2e`, a name starting with `-` or anything that is not
  * `owner/name.git` never reaches git (seed 004, team server; git over HTTP and SSH).
  */
+import { nameProblem } from "./repo-name.js";
 
 /** The two git services Lore serves: fetch/clone (`upload-pack`) and push (`receive-pack`). */
 export type GitService = "git-upload-pack" | "git-receive-pack";
@@ -27,7 +28,7 @@ export function needOf(service: GitService): "repo:read" | "repo:write" {
 export type GitPathRefusal =
   | { kind: "not_git_route" }
   | { kind: "dot_segment"; segment: string }
-  | { kind: "invalid_repo_name"; name: string; reason: string };
+  | { kind: "invalid_repo_name"; name: string; reason: { en: string; ru: string } };
 
 /** A smart-HTTP request that names a repository and a service. */
 export interface GitHttpTarget {
@@ -41,23 +42,18 @@ export interface GitHttpTarget {
   service: GitService;
 }
 
-/** Longest owner or repository name accepted, characters. */
-export const MAX_REPO_SEGMENT = 100;
-
-const SEGMENT = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;
-
 /**
- * Checks one part of `owner/name` (without `.git`).
+ * Checks one part of `owner/name` (without `.git`) by the hosted repositories' naming rule
+ * ({@link nameProblem}).
  *
- * @returns undefined when it is a name; else why not (English).
+ * @returns undefined when it is a name; else why not (English and Russian).
  */
-export function repoSegmentProblem(segment: string): string | undefined {
-  if (segment.length === 0) return "it is empty";
-  if (segment.length > MAX_REPO_SEGMENT) return `it is over ${MAX_REPO_SEGMENT} characters`;
-  if (segment.startsWith("-")) return "it starts with “-”";
-  if (segment.startsWith(".")) return "it starts with “.”";
-  if (!SEGMENT.test(segment)) return "only letters, digits, “.”, “-” and “_” are allowed";
-  if (segment.toLowerCase().endsWith(".git")) return "it ends with “.git”";
+export function repoSegmentProblem(segment: string): { en: string; ru: string } | undefined {
+  const problem = nameProblem(segment);
+  if (problem !== undefined) return problem;
+  if (segment.endsWith(".git")) {
+    return { en: "it ends with “.git” twice", ru: "«.git» в конце дважды" };
+  }
   return undefined;
 }
 
@@ -99,7 +95,10 @@ export function parseGitHttpPath(
   for (const part of [owner, name]) {
     const reason = repoSegmentProblem(part);
     if (reason !== undefined) {
-      return { ok: false, refusal: { kind: "invalid_repo_name", name: `${owner}/${name}`, reason } };
+      return {
+        ok: false,
+        refusal: { kind: "invalid_repo_name", name: `${owner}/${name}`, reason },
+      };
     }
   }
   const tail = rest.join("/");
@@ -161,7 +160,10 @@ export function parseGitSshCommand(
   for (const part of [owner, name]) {
     const reason = repoSegmentProblem(part);
     if (reason !== undefined) {
-      return { ok: false, refusal: { kind: "invalid_repo_name", name: `${owner}/${name}`, reason } };
+      return {
+        ok: false,
+        refusal: { kind: "invalid_repo_name", name: `${owner}/${name}`, reason },
+      };
     }
   }
   return { ok: true, command: { service, owner, name, fullName: `${owner}/${name}` } };

@@ -11,7 +11,13 @@ export interface CgiHead {
 /** Longest CGI header block accepted, bytes; longer output is not a CGI answer. */
 export const MAX_CGI_HEAD_BYTES = 64 * 1024;
 
-const DROPPED = new Set(["status", "content-length", "transfer-encoding", "connection", "keep-alive"]);
+const DROPPED = new Set([
+  "status",
+  "content-length",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+]);
 
 /**
  * Parses a CGI header block (without the blank line that ends it). Lines end in CRLF or LF.

@@ -25,7 +25,8 @@ export function readGitCredential(header: string | undefined): GitCredential {
   const scheme = (match[1] ?? "").toLowerCase();
   const value = match[2] ?? "";
   if (scheme === "bearer") return checkSecret(value);
-  if (scheme !== "basic") return { kind: "malformed", reason: `scheme ${scheme} is not Basic or Bearer` };
+  if (scheme !== "basic")
+    return { kind: "malformed", reason: `scheme ${scheme} is not Basic or Bearer` };
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value) || value.length % 4 !== 0) {
     return { kind: "malformed", reason: "Basic credentials are not base64" };
   }

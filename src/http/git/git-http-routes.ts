@@ -12,28 +12,31 @@ import {
   parseGitHttpPath,
 } from "../../core/repos/git-service-path.js";
 import type { GitServices } from "../../ports/git-service.js";
-import type { RepoRecord } from "../../ports/server-store.js";
+import type { RepoRecord, ServerStore } from "../../ports/server-store.js";
+import { authenticateToken } from "../../services/access/authenticate.js";
+import { authorizeRepo } from "../../services/access/authorize.js";
+import { TOKEN_PREFIX } from "../../services/access/tokens.js";
 import { readCgiHead, toWebStream } from "./cgi-response.js";
 import { queryHoldsToken, readGitCredential } from "./git-credentials.js";
 
-/**
- * What the smart-HTTP git routes need. The rights functions are the access service's
- * (`authenticateToken`, `authorizeRepo`), bound to the server's store by the caller.
- */
+/** What the smart-HTTP git routes need. */
 export interface GitHttpDeps {
+  /** The server's records (tokens, users, repositories, grants). */
+  store: ServerStore;
   /** The server's data folder; bare repositories live in `<data>/repos/<owner>/<name>.git`. */
   dataDir: string;
-  /** The bounded git processes (shared with the SSH server). */
+  /** The bounded git processes (shared with the SSH server); they carry the limits. */
   git: GitServices;
-  /** A token's secret → its principal. @throws LoreError `token_invalid` / `token_expired`. */
-  authenticate(secret: string): Promise<Principal>;
   /**
-   * The repository, when the principal may do `need` on it.
+   * A token's secret → its principal. Default: `authenticateToken(store, secret, now)`.
+   * @throws LoreError `token_invalid` / `token_expired`.
+   */
+  authenticate?: (secret: string) => Promise<Principal>;
+  /**
+   * The repository, when the principal may do `need` on it. Default: `authorizeRepo`.
    * @throws LoreError `repo_not_found` (also for one the caller may not read) / `forbidden`.
    */
-  authorize(principal: Principal, fullName: string, need: Need): Promise<RepoRecord>;
-  /** How Lore tokens begin, to refuse one found in a query (`token_in_url`). Default `lore_`. */
-  tokenPrefix?: string;
+  authorize?: (principal: Principal, fullName: string, need: Need) => Promise<RepoRecord>;
   /** Where git's stderr and internal failures go, one line each. Default: nowhere. */
   log?: (line: string) => void;
 }
@@ -89,7 +92,7 @@ async function serveGit(c: Context<Bindings>, deps: GitHttpDeps): Promise<Respon
   const query = new URLSearchParams(q < 0 ? "" : raw.slice(q + 1));
   const say = (error: unknown) => refusal(c, error, deps);
 
-  if (queryHoldsToken(query, deps.tokenPrefix ?? "lore_")) return say(new LoreError("token_in_url"));
+  if (queryHoldsToken(query, TOKEN_PREFIX)) return say(new LoreError("token_in_url"));
   const parsed = parseGitHttpPath(c.req.method, rawPath, query.get("service") ?? undefined);
   if (!parsed.ok) return say(pathError(parsed.refusal, c.req.method, rawPath));
   const { target } = parsed;
@@ -102,8 +105,12 @@ async function serveGit(c: Context<Bindings>, deps: GitHttpDeps): Promise<Respon
   let principal: Principal;
   let repo: RepoRecord;
   try {
-    principal = await deps.authenticate(credential.secret);
-    repo = await deps.authorize(principal, target.fullName, needOf(target.service));
+    principal = await (
+      deps.authenticate ?? ((secret) => authenticateToken(deps.store, secret, Date.now()))
+    )(credential.secret);
+    const need = needOf(target.service);
+    repo = await (deps.authorize?.(principal, target.fullName, need) ??
+      authorizeRepo(deps.store, principal, target.fullName, need));
   } catch (error) {
     return say(error);
   }
@@ -237,7 +244,8 @@ function pathError(refusal: GitPathRefusal, method: string, rawPath: string): Lo
     case "invalid_repo_name":
       return new LoreError("invalid_repo_name", {
         name: refusal.name.slice(0, 120),
-        reason: refusal.reason,
+        reason: refusal.reason.en,
+        reason_ru: refusal.reason.ru,
       });
     case "not_git_route":
       return new LoreError("route_not_found", { method, path: rawPath.slice(0, 200) });
