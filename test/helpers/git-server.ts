@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { request as httpRequest } from "node:http";
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -56,7 +57,8 @@ export type Via = "http" | "ssh";
 export interface GitTestServer {
   dataDir: string;
   store: ServerStore;
-  git: GitServices;
+  /** The bounded git processes both transports share (see `load()`). */
+  services: GitServices;
   httpPort: number;
   /** `http://127.0.0.1:<port>`. */
   httpBase: string;
@@ -123,7 +125,10 @@ export async function startGitServer(options: GitServerOptions = {}): Promise<Gi
   await mkdir(work, { recursive: true });
   await mkdir(clientHome, { recursive: true });
   const store = await openServerStore(dataDir);
-  const git = createGitServices({ ...options.limits, ...(options.env ? { env: options.env } : {}) });
+  const git = createGitServices({
+    ...options.limits,
+    ...(options.env ? { env: options.env } : {}),
+  });
   const app = new Hono();
   options.mount?.(app, { store, dataDir });
   app.route("/", gitHttpRoutes({ store, dataDir, git }));
@@ -156,7 +161,7 @@ export async function startGitServer(options: GitServerOptions = {}): Promise<Gi
   const server: GitTestServer = {
     dataDir,
     store,
-    git,
+    services: git,
     httpPort,
     httpBase: `http://127.0.0.1:${httpPort}`,
     sshPort,
@@ -247,4 +252,43 @@ export async function startGitServer(options: GitServerOptions = {}): Promise<Gi
     },
   };
   return server;
+}
+
+/** The answer to one raw HTTP request. */
+export interface RawAnswer {
+  status: number;
+  headers: import("node:http").IncomingHttpHeaders;
+  body: string;
+}
+
+/**
+ * Sends one HTTP request with the path exactly as given (no URL normalisation: `..` and
+ * `%2e%2e` reach the server as written, unlike `fetch`).
+ */
+export function rawRequest(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: Buffer | string,
+): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      { host: "127.0.0.1", port, method, path, headers, agent: false },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
+        response.on("error", reject);
+      },
+    );
+    request.on("error", reject);
+    request.end(body);
+  });
 }

@@ -107,8 +107,14 @@ export function readCgiHead(stdout: Readable): Promise<CgiHead> {
  *
  * @param source - a paused or flowing Node readable (bytes).
  * @param onCancel - called when the reader cancels (the client went away).
+ * @param cleanEnd - asked when the source ends: false fails the stream instead of closing
+ *   it (the program was killed), so the client sees a cut transfer. Default: always clean.
  */
-export function toWebStream(source: Readable, onCancel: () => void): ReadableStream<Uint8Array> {
+export function toWebStream(
+  source: Readable,
+  onCancel: () => void,
+  cleanEnd: () => Promise<boolean> = () => Promise.resolve(true),
+): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
@@ -127,13 +133,23 @@ export function toWebStream(source: Readable, onCancel: () => void): ReadableStr
           controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
           if ((controller.desiredSize ?? 0) <= 0) source.pause();
         });
-        source.once("end", () => finish(() => controller.close()));
+        source.once("end", () => {
+          cleanEnd().then(
+            (clean) =>
+              finish(() =>
+                clean ? controller.close() : controller.error(new Error("git was stopped at the time limit")),
+              ),
+            (error: unknown) => finish(() => controller.error(error)),
+          );
+        });
         source.once("error", (error) => finish(() => controller.error(error)));
         // Closed without an end (the process was killed): fail the answer, so the client
         // sees a cut transfer rather than a complete one.
-        source.once("close", () =>
-          finish(() => controller.error(new Error("git output closed before its end"))),
-        );
+        source.once("close", () => {
+          if (!source.readableEnded) {
+            finish(() => controller.error(new Error("git output closed before its end")));
+          }
+        });
         source.pause();
       },
       pull() {

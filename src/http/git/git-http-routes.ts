@@ -147,6 +147,10 @@ async function runBackend(
   outgoing?.once("close", () => {
     if (!outgoing.writableFinished) git.kill();
   });
+  // A request body cut off (the client went away mid-push) leaves git waiting for the rest.
+  incoming?.once("close", () => {
+    if (!incoming.complete) git.kill();
+  });
   const body: Readable | undefined =
     target.endpoint !== "rpc"
       ? undefined
@@ -159,6 +163,12 @@ async function runBackend(
   else {
     body.on("error", () => git.kill());
     body.pipe(git.stdin);
+    // Once git has answered in full, the rest of the body is of no use to it: end its input,
+    // so it does not wait for bytes that a client may never send.
+    git.stdout.once("end", () => {
+      body.unpipe(git.stdin);
+      git.stdin.end();
+    });
   }
   logStderr(git.stderr, deps, repo.fullName);
   try {
@@ -166,7 +176,12 @@ async function runBackend(
     const headers = new Headers();
     for (const [name, value] of head.headers) headers.append(name, value);
     return new Response(
-      toWebStream(git.stdout, () => git.kill()),
+      toWebStream(
+        git.stdout,
+        () => git.kill(),
+        // Killed at the time limit: fail the answer, so the client sees a cut transfer.
+        () => git.done.then((end) => !end.timedOut && end.signal === null),
+      ),
       { status: head.status, headers },
     );
   } catch (error) {
