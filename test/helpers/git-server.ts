@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
-import { request as httpRequest } from "node:http";
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -137,7 +137,9 @@ export function toWebStream(
           cleanEnd().then(
             (clean) =>
               finish(() =>
-                clean ? controller.close() : controller.error(new Error("git was stopped at the time limit")),
+                clean
+                  ? controller.close()
+                  : controller.error(new Error("git was stopped at the time limit")),
               ),
             (error: unknown) => finish(() => controller.error(error)),
           );
