@@ -255,6 +255,17 @@ describe("paths", () => {
       });
     }
   });
+  it("passes Git-Protocol on: version=2 gets the v2 capability advertisement", async () => {
+    const v2 = await rawRequest(server.httpPort, "GET", INFO_REFS, {
+      ...bearer(anna),
+      "Git-Protocol": "version=2",
+    });
+    expect(v2.status).toBe(200);
+    expect(v2.headers["content-type"]).toBe("application/x-git-upload-pack-advertisement");
+    expect(v2.body).toMatch(/^000eversion 2\n/);
+    const v0 = await rawRequest(server.httpPort, "GET", INFO_REFS, bearer(anna));
+    expect(v0.body).not.toContain("version 2");
+  });
 });
 
 describe("bodies", () => {
