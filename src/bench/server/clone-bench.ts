@@ -139,6 +139,9 @@ async function main(): Promise<void> {
           const ms = Number(process.hrtime.bigint() - t0) / 1e6;
           if (done.code !== 0) throw new Error(`${transport} clone failed: ${done.stderr}`);
           timings[transport]?.push(ms);
+          process.stdout.write(
+            `${mode}, run ${run + 1}, ${transport}: ${(ms / 1000).toFixed(2)} s\n`,
+          );
           rmSync(target, { recursive: true, force: true });
         }
       }
