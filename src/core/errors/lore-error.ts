@@ -68,6 +68,8 @@ export const ERROR_CODES = {
   branch_protected: "forbidden",
   listen_needs_auth: "invalid_input",
   route_not_found: "not_found",
+  server_busy: "unavailable",
+  ssh_command_refused: "invalid_input",
   forge_failed: "internal",
   git_failed: "internal",
   index_failed: "internal",
@@ -233,8 +235,16 @@ const MESSAGES: Record<ErrorCode, LocalizedText> = {
     ru: "отказ слушать {host}: для адреса вне loopback сначала нужны пользователи и токены (lore user add, lore token create)",
   },
   route_not_found: {
-    en: "no such endpoint: {method} {path}; see GET /api/v1/openapi.json",
-    ru: "нет такого адреса: {method} {path}; см. GET /api/v1/openapi.json",
+    en: "no such endpoint: {method} {path}; see GET /api/v1/openapi.json (git over HTTP serves /OWNER/NAME.git/info/refs, git-upload-pack and git-receive-pack only)",
+    ru: "нет такого адреса: {method} {path}; см. GET /api/v1/openapi.json (git по HTTP обслуживает только /OWNER/NAME.git/info/refs, git-upload-pack и git-receive-pack)",
+  },
+  server_busy: {
+    en: "the server is busy: {running} git processes are running and {queued} are waiting; try again shortly",
+    ru: "сервер занят: работают {running} процессов git и ещё {queued} ждут; повторите чуть позже",
+  },
+  ssh_command_refused: {
+    en: "this SSH server runs git-upload-pack and git-receive-pack of one repository only (e.g. git clone ssh://git@HOST:PORT/OWNER/NAME.git); refused: {command}",
+    ru: "этот сервер SSH выполняет только git-upload-pack и git-receive-pack одного репозитория (например, git clone ssh://git@HOST:PORT/OWNER/NAME.git); отклонено: {command}",
   },
   forge_failed: {
     en: "the forge answered HTTP {status}: {reason}",

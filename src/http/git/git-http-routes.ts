@@ -1,0 +1,302 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import type { Context } from "hono";
+import { Hono } from "hono";
+import type { Need, Principal } from "../../core/access/rights.js";
+import { type ErrorKind, isLoreError, LoreError } from "../../core/errors/lore-error.js";
+import {
+  type GitHttpTarget,
+  type GitPathRefusal,
+  needOf,
+  parseGitHttpPath,
+} from "../../core/repos/git-service-path.js";
+import type { GitServices } from "../../ports/git-service.js";
+import type { RepoRecord, ServerStore } from "../../ports/server-store.js";
+import { authenticateToken } from "../../services/access/authenticate.js";
+import { authorizeRepo } from "../../services/access/authorize.js";
+import { TOKEN_PREFIX } from "../../services/access/tokens.js";
+import { readCgiHead, toWebStream } from "./cgi-response.js";
+import { queryHoldsToken, readGitCredential } from "./git-credentials.js";
+
+/** What the smart-HTTP git routes need. */
+export interface GitHttpDeps {
+  /** The server's records (tokens, users, repositories, grants). */
+  store: ServerStore;
+  /** The server's data folder; bare repositories live in `<data>/repos/<owner>/<name>.git`. */
+  dataDir: string;
+  /** The bounded git processes (shared with the SSH server); they carry the limits. */
+  git: GitServices;
+  /**
+   * A token's secret → its principal. Default: `authenticateToken(store, secret, now)`.
+   * @throws LoreError `token_invalid` / `token_expired`.
+   */
+  authenticate?: (secret: string) => Promise<Principal>;
+  /**
+   * The repository, when the principal may do `need` on it. Default: `authorizeRepo`.
+   * @throws LoreError `repo_not_found` (also for one the caller may not read) / `forbidden`.
+   */
+  authorize?: (principal: Principal, fullName: string, need: Need) => Promise<RepoRecord>;
+  /** Where git's stderr and internal failures go, one line each. Default: nowhere. */
+  log?: (line: string) => void;
+}
+
+/** The HTTP status of each error kind (the same mapping as the server's error hook). */
+const STATUS: Record<ErrorKind, number> = {
+  invalid_input: 400,
+  not_found: 404,
+  conflict: 409,
+  forbidden: 403,
+  unauthenticated: 401,
+  unavailable: 503,
+  internal: 500,
+};
+
+/** The bindings of `@hono/node-server`; absent under `app.request()` in tests. */
+type Bindings = { Bindings: Partial<{ incoming: IncomingMessage; outgoing: ServerResponse }> };
+
+/**
+ * Git smart HTTP (seed 004, team server; git over HTTP), as a Hono sub-app to mount at the
+ * root of the server's app: `GET /{owner}/{name}.git/info/refs?service=git-upload-pack|
+ * git-receive-pack`, `POST /{owner}/{name}.git/git-upload-pack`, `POST …/git-receive-pack`,
+ * served by git's own `git http-backend` (CGI) with both directions streamed (a 100 MB push
+ * is never held in memory). Anything else under `/{owner}/{name}.git/` (dumb HTTP,
+ * another method) is 404 `route_not_found`.
+ *
+ * Order of checks, all before git runs: a token in the query → 400 `token_in_url`; a `.`/`..`
+ * segment (also `%2e%2e`) or an encoded `/` → 400 `invalid_input`; a name that is not a
+ * repository name (leading `-`) → 400 `invalid_repo_name`; no credentials → 401
+ * `token_required` with `WWW-Authenticate: Basic realm="lore"` (so git asks); malformed
+ * ones → 401 `token_invalid`; then the token (401 `token_invalid`/`token_expired`) and the
+ * rights: fetch needs `repo:read`, push `repo:write` (403 `forbidden`), a repository the
+ * caller cannot read is 404 `repo_not_found` exactly as a missing one. All git processes
+ * busy and the queue full → 503 `server_busy`.
+ *
+ * Refusals are `text/plain` for a git client (git prints them as `remote:` lines) and
+ * `{"error": {"code", "message"}}` for others, in the language of `Accept-Language` (en, ru).
+ */
+export function gitHttpRoutes(deps: GitHttpDeps): Hono<Bindings> {
+  const app = new Hono<Bindings>();
+  const handler = (c: Context<Bindings>) => serveGit(c, deps);
+  app.all("/:owner/:repo{[^/]+\\.git}", handler);
+  app.all("/:owner/:repo{[^/]+\\.git}/*", handler);
+  return app;
+}
+
+async function serveGit(c: Context<Bindings>, deps: GitHttpDeps): Promise<Response> {
+  const url = new URL(c.req.url);
+  // The target as sent: the URL object has already resolved `..` and `%2e%2e` segments.
+  const raw = c.env?.incoming?.url ?? `${url.pathname}${url.search}`;
+  const q = raw.indexOf("?");
+  const rawPath = q < 0 ? raw : raw.slice(0, q);
+  const query = new URLSearchParams(q < 0 ? "" : raw.slice(q + 1));
+  const say = (error: unknown) => refusal(c, error, deps);
+
+  if (queryHoldsToken(query, TOKEN_PREFIX)) return say(new LoreError("token_in_url"));
+  const parsed = parseGitHttpPath(c.req.method, rawPath, query.get("service") ?? undefined);
+  if (!parsed.ok) return say(pathError(parsed.refusal, c.req.method, rawPath));
+  const { target } = parsed;
+
+  const credential = readGitCredential(c.req.header("authorization"));
+  if (credential.kind === "none") return say(new LoreError("token_required"));
+  if (credential.kind === "malformed") {
+    return say(new LoreError("token_invalid", {}, { data: { reason: credential.reason } }));
+  }
+  let principal: Principal;
+  let repo: RepoRecord;
+  try {
+    principal = await (
+      deps.authenticate ?? ((secret) => authenticateToken(deps.store, secret, Date.now()))
+    )(credential.secret);
+    const need = needOf(target.service);
+    repo = await (deps.authorize?.(principal, target.fullName, need) ??
+      authorizeRepo(deps.store, principal, target.fullName, need));
+  } catch (error) {
+    return say(error);
+  }
+  const encoding = c.req.header("content-encoding")?.trim().toLowerCase();
+  if (encoding !== undefined && encoding !== "gzip" && encoding !== "x-gzip" && encoding !== "") {
+    return say(
+      new LoreError("invalid_input", {
+        reason: `Content-Encoding ${encoding.slice(0, 40)} is not supported (gzip is)`,
+      }),
+    );
+  }
+  return runBackend(c, deps, target, repo, principal);
+}
+
+async function runBackend(
+  c: Context<Bindings>,
+  deps: GitHttpDeps,
+  target: GitHttpTarget,
+  repo: RepoRecord,
+  principal: Principal,
+): Promise<Response> {
+  const incoming = c.env?.incoming;
+  const outgoing = c.env?.outgoing;
+  const gone = new AbortController();
+  outgoing?.once("close", () => gone.abort());
+  const cgi = cgiVariables(c, deps.dataDir, target, repo, principal);
+  let git: Awaited<ReturnType<GitServices["start"]>>;
+  try {
+    git = await deps.git.start({ kind: "http-backend", cgi, pusher: principal.user }, gone.signal);
+  } catch (error) {
+    return refusal(c, error, deps);
+  }
+  // A client that goes away mid-answer stops git (and what it started).
+  outgoing?.once("close", () => {
+    if (!outgoing.writableFinished) git.kill();
+  });
+  // A request body cut off (the client went away mid-push) leaves git waiting for the rest.
+  incoming?.once("close", () => {
+    if (!incoming.complete) git.kill();
+  });
+  const body: Readable | undefined =
+    target.endpoint !== "rpc"
+      ? undefined
+      : (incoming ??
+        (c.req.raw.body === null
+          ? undefined
+          : // biome-ignore lint/suspicious/noExplicitAny: the DOM and Node web-stream types differ only nominally
+            Readable.fromWeb(c.req.raw.body as any)));
+  if (body === undefined) git.stdin.end();
+  else {
+    body.on("error", () => git.kill());
+    body.pipe(git.stdin);
+    // Once git has answered in full, the rest of the body is of no use to it: end its input,
+    // so it does not wait for bytes that a client may never send.
+    git.stdout.once("end", () => {
+      body.unpipe(git.stdin);
+      git.stdin.end();
+    });
+  }
+  logStderr(git.stderr, deps, repo.fullName);
+  try {
+    const head = await readCgiHead(git.stdout);
+    const headers = new Headers();
+    for (const [name, value] of head.headers) headers.append(name, value);
+    return new Response(
+      toWebStream(
+        git.stdout,
+        () => git.kill(),
+        // Killed at the time limit: fail the answer, so the client sees a cut transfer.
+        () => git.done.then((end) => !end.timedOut && end.signal === null),
+      ),
+      { status: head.status, headers },
+    );
+  } catch (error) {
+    git.kill();
+    return refusal(
+      c,
+      new LoreError("git_failed", { reason: `git http-backend: ${String(error)}` }),
+      deps,
+    );
+  }
+}
+
+/** The CGI environment of one request, from checked values only (RFC 3875 §4.1). */
+function cgiVariables(
+  c: Context<Bindings>,
+  dataDir: string,
+  target: GitHttpTarget,
+  repo: RepoRecord,
+  principal: Principal,
+): Record<string, string> {
+  // The store's spelling of the name, so the path is the one bareRepoPath gives.
+  const tail = target.endpoint === "info/refs" ? "info/refs" : target.service;
+  const env: Record<string, string> = {
+    GATEWAY_INTERFACE: "CGI/1.1",
+    GIT_PROJECT_ROOT: join(dataDir, "repos"),
+    GIT_HTTP_EXPORT_ALL: "1",
+    PATH_INFO: `/${repo.owner}/${repo.name}.git/${tail}`,
+    QUERY_STRING: target.endpoint === "info/refs" ? `service=${target.service}` : "",
+    REQUEST_METHOD: c.req.method,
+    REMOTE_USER: principal.user,
+    REMOTE_ADDR: c.env?.incoming?.socket.remoteAddress ?? "127.0.0.1",
+  };
+  const contentType = c.req.header("content-type");
+  if (contentType !== undefined && /^[\x20-\x7e]{1,200}$/.test(contentType)) {
+    env.CONTENT_TYPE = contentType;
+  }
+  const chunked = /chunked/i.test(c.req.header("transfer-encoding") ?? "");
+  const length = c.req.header("content-length");
+  // No CONTENT_LENGTH for a chunked body: http-backend then reads to the end of its input.
+  if (!chunked && length !== undefined && /^\d{1,15}$/.test(length)) env.CONTENT_LENGTH = length;
+  const encoding = c.req.header("content-encoding")?.trim().toLowerCase();
+  if (encoding === "gzip" || encoding === "x-gzip") env.HTTP_CONTENT_ENCODING = encoding;
+  const protocol = c.req.header("git-protocol");
+  if (protocol !== undefined && /^[A-Za-z0-9=:,._-]{1,200}$/.test(protocol)) {
+    env.GIT_PROTOCOL = protocol;
+    env.HTTP_GIT_PROTOCOL = protocol;
+  }
+  return env;
+}
+
+/** Sends git's stderr to the log, a line at a time, at most 40 lines per request. */
+function logStderr(stderr: Readable, deps: GitHttpDeps, repo: string): void {
+  let lines = 0;
+  let pending = "";
+  stderr.setEncoding("utf8");
+  stderr.on("data", (text: string) => {
+    if (deps.log === undefined) return;
+    pending += text;
+    const parts = pending.split("\n");
+    pending = parts.pop() ?? "";
+    for (const line of parts) {
+      lines += 1;
+      if (lines <= 40 && line.trim() !== "") deps.log(`git http-backend ${repo}: ${line}`);
+    }
+  });
+}
+
+function pathError(refusal: GitPathRefusal, method: string, rawPath: string): LoreError {
+  switch (refusal.kind) {
+    case "dot_segment":
+      return new LoreError("invalid_input", {
+        reason: "a git URL holds no “.” or “..” segment and no encoded “/”",
+        reason_ru: "в адресе git не бывает сегментов «.» и «..» и закодированного «/»",
+      });
+    case "invalid_repo_name":
+      return new LoreError("invalid_repo_name", {
+        name: refusal.name.slice(0, 120),
+        reason: refusal.reason.en,
+        reason_ru: refusal.reason.ru,
+      });
+    case "not_git_route":
+      return new LoreError("route_not_found", { method, path: rawPath.slice(0, 200) });
+  }
+}
+
+/** Picks en or ru from `Accept-Language` (the first of the two it lists, by weight). */
+export function pickLanguage(header: string | undefined): "en" | "ru" {
+  let best: { lang: "en" | "ru"; q: number } | undefined;
+  for (const part of (header ?? "").split(",")) {
+    const [tag = "", ...params] = part.trim().toLowerCase().split(";");
+    const lang = tag.startsWith("ru") ? "ru" : tag.startsWith("en") ? "en" : undefined;
+    if (lang === undefined) continue;
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const q = qParam === undefined ? 1 : Number.parseFloat(qParam.slice(2)) || 0;
+    if (best === undefined || q > best.q) best = { lang, q };
+  }
+  return best?.lang ?? "en";
+}
+
+/** One refusal: status by kind, text for git clients, the JSON error shape for others. */
+function refusal(c: Context<Bindings>, error: unknown, deps: GitHttpDeps): Response {
+  const lore = isLoreError(error)
+    ? error
+    : new LoreError("internal", { reason: "the git request failed" }, { cause: error });
+  if (!isLoreError(error)) deps.log?.(`git http: ${String(error)}`);
+  const lang = pickLanguage(c.req.header("accept-language"));
+  const message = lang === "ru" ? lore.text.ru : lore.text.en;
+  const headers = new Headers({ "Cache-Control": "no-cache" });
+  if (lore.kind === "unauthenticated") headers.set("WWW-Authenticate", 'Basic realm="lore"');
+  if (lore.code === "server_busy") headers.set("Retry-After", "5");
+  const status = STATUS[lore.kind];
+  if ((c.req.header("user-agent") ?? "").startsWith("git/")) {
+    headers.set("Content-Type", "text/plain; charset=utf-8");
+    return new Response(`${message} (${lore.code})\n`, { status, headers });
+  }
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  return new Response(JSON.stringify({ error: { code: lore.code, message } }), { status, headers });
+}
