@@ -131,4 +131,39 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "Team server: REST API, MCP over HTTP at http://127.0.0.1:7377/mcp (token required)",
     load: async () => (await import("./commands/serve.js")).serveCommand,
   },
+  {
+    name: "user",
+    summary: "team server: add, list and remove users (lore user add anna)",
+    load: async () => (await import("./commands/user.js")).userCommand,
+  },
+  {
+    name: "token",
+    summary: "team server: create (shown once), list and revoke API tokens",
+    load: async () => (await import("./commands/token.js")).tokenCommand,
+  },
+  {
+    name: "group",
+    summary: "team server: groups of users and their members",
+    load: async () => (await import("./commands/group.js")).groupCommand,
+  },
+  {
+    name: "access",
+    summary: "team server: grant and revoke read, write or admin on a repository",
+    load: async () => (await import("./commands/access.js")).accessCommand,
+  },
+  {
+    name: "key",
+    summary: "team server: add, list and remove users' SSH public keys",
+    load: async () => (await import("./commands/key.js")).keyCommand,
+  },
+  {
+    name: "repo",
+    summary: "team server: create, list and remove hosted repositories (bare, in the data folder)",
+    load: async () => (await import("./commands/repo.js")).repoCommand,
+  },
+  {
+    name: "branch",
+    summary: "team server: protect branches (who may push, force pushes) of a repository",
+    load: async () => (await import("./commands/branch.js")).branchCommand,
+  },
 ];

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { LoreError } from "../errors/lore-error.js";
-import { parseRepoName, validateAccountName, validateBranchName } from "./repo-name.js";
+import {
+  accountNameFrom,
+  parseRepoName,
+  validateAccountName,
+  validateBranchName,
+} from "./repo-name.js";
 
 function refusal(run: () => unknown): LoreError {
   try {
@@ -28,7 +33,7 @@ describe("parseRepoName", () => {
     ["app", "give it as owner/name, with exactly one “/” (e.g. acme/app)"],
     ["acme/", "a part is empty"],
     ["acme/app.git", "leave out “.git” (the server adds it): acme/app"],
-    ["Acme/App", "upper case is not allowed; write it lower-case: acme"],
+    ["Acme/App", "upper case is not allowed; write it lower-case: acme/app"],
     ["acme/ap p", "only a-z, 0-9, “.”, “_” and “-” are allowed"],
     ["acme/ёжик", "only a-z, 0-9, “.”, “_” and “-” are allowed"],
     [`acme/${"n".repeat(101)}`, "is over 100 characters"],
@@ -73,6 +78,20 @@ describe("validateBranchName", () => {
     }
     for (const bad of ["", "-x", "a..b", "a b", "a:b", "x.lock", ".hidden", "a/", "@", "a@{1}"]) {
       expect(refusal(() => validateBranchName(bad)).code).toBe("invalid_input");
+    }
+  });
+});
+
+describe("accountNameFrom", () => {
+  it("makes a valid user name of an OS user name", () => {
+    expect(accountNameFrom("anna")).toBe("anna");
+    expect(accountNameFrom("Anna Smith")).toBe("anna-smith");
+    expect(accountNameFrom("-root..x")).toBe("root.x");
+    expect(accountNameFrom("Σ")).toBe("admin");
+    expect(accountNameFrom("")).toBe("admin");
+    expect(accountNameFrom("x".repeat(300)).length).toBe(100);
+    for (const raw of ["DOMAIN\\user", "..", "a/b", "ёжик"]) {
+      expect(validateAccountName(accountNameFrom(raw), "user")).toBe(accountNameFrom(raw));
     }
   });
 });

@@ -76,6 +76,17 @@ export function parseRepoName(fullName: string): RepoName {
     });
   }
   const [owner, name] = parts as [string, string];
+  const lower = fullName.toLowerCase();
+  if (
+    lower !== fullName &&
+    nameProblem(owner.toLowerCase()) === undefined &&
+    nameProblem(name.toLowerCase()) === undefined
+  ) {
+    return refuse({
+      en: `upper case is not allowed; write it lower-case: ${lower}`,
+      ru: `заглавные буквы не допускаются; напишите строчными: ${lower}`,
+    });
+  }
   const problem = nameProblem(owner) ?? nameProblem(name);
   if (problem !== undefined) return refuse(problem);
   if (name.endsWith(".git")) {
@@ -104,6 +115,24 @@ export function validateAccountName(name: string, what: "user" | "group"): strin
     reason: `${what} name ${quoteName(name)} is refused: ${problem.en}`,
     reason_ru: `${ru} ${quoteName(name)} отклонено: ${problem.ru}`,
   });
+}
+
+/**
+ * A valid user name made from any text, for accounts Lore creates itself (the OS user
+ * `lore serve` makes on a first start): lower-cased, every run of other characters turned
+ * into `-`, leading `-`/`.` and `..` removed, cut to {@link NAME_MAX_LENGTH}; `admin` when
+ * nothing is left (`Anna Smith` → `anna-smith`, `Σ` → `admin`).
+ *
+ * @param raw - e.g. `os.userInfo().username`.
+ */
+export function accountNameFrom(raw: string): string {
+  const name = raw
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, "-")
+    .replace(/\.{2,}/g, ".")
+    .replace(/^[-.]+/, "")
+    .slice(0, NAME_MAX_LENGTH);
+  return nameProblem(name) === undefined ? name : "admin";
 }
 
 /**

@@ -299,3 +299,25 @@ describe("SQLite server store", () => {
     await other.close();
   });
 });
+
+describe("a damaged server database", () => {
+  it("is refused with advice to restore it, never to delete it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "lore-server-store-bad-"));
+    const file = join(dir, SERVER_DB_FILE);
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(file, "this is not a database, it is a text file of some length".repeat(100));
+    const { describeError } = await import("../../cli/print-error.js");
+    let caught: unknown;
+    try {
+      openSqliteServerStore(file);
+    } catch (error) {
+      caught = error;
+    }
+    expect((caught as LoreError).code).toBe("index_failed");
+    expect(describeError(caught, "en").line).toBe(
+      `lore: the index failed: the server database ${file} is damaged or not a database; restore it from a backup (it holds the users, tokens and grants: do not delete it) [index_failed]`,
+    );
+    expect((caught as LoreError).data.sqlite).toBe("SQLITE_NOTADB");
+    rmSync(dir, { recursive: true, force: true });
+  });
+});

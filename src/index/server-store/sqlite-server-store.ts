@@ -3,8 +3,9 @@
  * the {@link ServerStore} port. Every SQL statement of the server's own records lives here,
  * so a PostgreSQL implementation can follow without touching a service.
  */
+import type { Statement } from "better-sqlite3";
 import type { AccessLevel, Scope } from "../../core/access/rights.js";
-import { fromSqliteError, LoreError } from "../../core/errors/lore-error.js";
+import { LoreError } from "../../core/errors/lore-error.js";
 import type {
   BranchRule,
   GrantRecord,
@@ -19,6 +20,7 @@ import type {
 import { applyMigrations } from "../migrate.js";
 import { openSqliteDatabase, type SqliteDatabase } from "../sqlite-database.js";
 import { SERVER_MIGRATIONS } from "./migrations.js";
+import { serverDbError } from "./server-db-error.js";
 
 /** The file name of the server database inside the data folder. */
 export const SERVER_DB_FILE = "server.db";
@@ -138,12 +140,12 @@ function isUniqueViolation(error: unknown): boolean {
  * Runs one store operation; turns SQLite's errors into LoreErrors: a unique violation into
  * `duplicate()` when given, anything else of the engine into `index_failed`.
  */
-function guarded<T>(operation: () => T, duplicate?: () => LoreError): Promise<T> {
+function guarded<T>(file: string, operation: () => T, duplicate?: () => LoreError): Promise<T> {
   try {
     return Promise.resolve(operation());
   } catch (error) {
     if (duplicate !== undefined && isUniqueViolation(error)) return Promise.reject(duplicate());
-    return Promise.reject(fromSqliteError(error) ?? error);
+    return Promise.reject(serverDbError(error, file));
   }
 }
 
@@ -172,7 +174,12 @@ function subjectColumns(subject: Subject): { user_id: number | null; group_id: n
  *   Lore, or a migration fails.
  */
 export function openSqliteServerStore(file: string): ServerStore {
-  const db = openSqliteDatabase(file);
+  let db: SqliteDatabase;
+  try {
+    db = openSqliteDatabase(file);
+  } catch (error) {
+    throw openError(error, file);
+  }
   try {
     applyMigrations(db, SERVER_MIGRATIONS, {
       what: "the server database",
@@ -180,20 +187,48 @@ export function openSqliteServerStore(file: string): ServerStore {
     });
   } catch (error) {
     db.close();
-    throw fromSqliteError(error) ?? error;
+    throw openError(error, file);
   }
-  return new SqliteServerStore(db);
+  return new SqliteServerStore(db, file);
+}
+
+/**
+ * An error opening or migrating the file: an engine error under an `index_failed` (whose
+ * message would speak of the index) gets the server database's message.
+ */
+function openError(error: unknown, file: string): unknown {
+  const cause = error instanceof LoreError ? error.cause : error;
+  const code = (cause as { code?: unknown } | null)?.code;
+  return typeof code === "string" && code.startsWith("SQLITE_")
+    ? serverDbError(cause, file)
+    : error;
 }
 
 /** {@link ServerStore} over one better-sqlite3 connection (synchronous under the promises). */
 class SqliteServerStore implements ServerStore {
   private closed = false;
 
-  constructor(private readonly db: SqliteDatabase) {}
+  /** Prepared statements by SQL text: preparing costs more than running most of them. */
+  private readonly statements = new Map<string, Statement>();
+
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly file: string,
+  ) {}
+
+  private stmt(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (statement === undefined) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
 
   // --- users -------------------------------------------------------------------------
   addUser(user: { name: string; siteAdmin: boolean; createdAt: number }): Promise<UserRecord> {
     return guarded(
+      this.file,
       () => {
         const row = this.db
           .prepare("INSERT INTO users (name, site_admin, created_at) VALUES (?, ?, ?) RETURNING *")
@@ -205,42 +240,43 @@ class SqliteServerStore implements ServerStore {
   }
 
   getUser(name: string): Promise<UserRecord | undefined> {
-    return guarded(() => {
-      const row = this.db.prepare("SELECT * FROM users WHERE name = ?").get(name) as
-        | UserRow
-        | undefined;
+    return guarded(this.file, () => {
+      const row = this.stmt("SELECT * FROM users WHERE name = ?").get(name) as UserRow | undefined;
       return row === undefined ? undefined : toUser(row);
     });
   }
 
   getUserById(id: number): Promise<UserRecord | undefined> {
-    return guarded(() => {
-      const row = this.db.prepare("SELECT * FROM users WHERE id = ?").get(id) as
-        | UserRow
-        | undefined;
+    return guarded(this.file, () => {
+      const row = this.stmt("SELECT * FROM users WHERE id = ?").get(id) as UserRow | undefined;
       return row === undefined ? undefined : toUser(row);
     });
   }
 
   listUsers(): Promise<UserRecord[]> {
-    return guarded(() =>
-      (this.db.prepare("SELECT * FROM users ORDER BY name").all() as UserRow[]).map(toUser),
+    return guarded(this.file, () =>
+      (this.stmt("SELECT * FROM users ORDER BY name").all() as UserRow[]).map(toUser),
     );
   }
 
   removeUser(name: string): Promise<boolean> {
-    return guarded(() => this.db.prepare("DELETE FROM users WHERE name = ?").run(name).changes > 0);
+    return guarded(
+      this.file,
+      () => this.stmt("DELETE FROM users WHERE name = ?").run(name).changes > 0,
+    );
   }
 
   countUsers(): Promise<number> {
     return guarded(
-      () => (this.db.prepare("SELECT count(*) AS n FROM users").get() as { n: number }).n,
+      this.file,
+      () => (this.stmt("SELECT count(*) AS n FROM users").get() as { n: number }).n,
     );
   }
 
   // --- groups ------------------------------------------------------------------------
   addGroup(group: { name: string; createdAt: number }): Promise<GroupRecord> {
     return guarded(
+      this.file,
       () =>
         toGroup(
           this.db
@@ -252,8 +288,8 @@ class SqliteServerStore implements ServerStore {
   }
 
   getGroup(name: string): Promise<GroupRecord | undefined> {
-    return guarded(() => {
-      const row = this.db.prepare("SELECT * FROM groups WHERE name = ?").get(name) as
+    return guarded(this.file, () => {
+      const row = this.stmt("SELECT * FROM groups WHERE name = ?").get(name) as
         | GroupRow
         | undefined;
       return row === undefined ? undefined : toGroup(row);
@@ -261,19 +297,20 @@ class SqliteServerStore implements ServerStore {
   }
 
   listGroups(): Promise<GroupRecord[]> {
-    return guarded(() =>
-      (this.db.prepare("SELECT * FROM groups ORDER BY name").all() as GroupRow[]).map(toGroup),
+    return guarded(this.file, () =>
+      (this.stmt("SELECT * FROM groups ORDER BY name").all() as GroupRow[]).map(toGroup),
     );
   }
 
   removeGroup(name: string): Promise<boolean> {
     return guarded(
-      () => this.db.prepare("DELETE FROM groups WHERE name = ?").run(name).changes > 0,
+      this.file,
+      () => this.stmt("DELETE FROM groups WHERE name = ?").run(name).changes > 0,
     );
   }
 
   addMember(groupId: number, userId: number): Promise<void> {
-    return guarded(() => {
+    return guarded(this.file, () => {
       this.db
         .prepare("INSERT OR IGNORE INTO members (group_id, user_id) VALUES (?, ?)")
         .run(groupId, userId);
@@ -282,6 +319,7 @@ class SqliteServerStore implements ServerStore {
 
   removeMember(groupId: number, userId: number): Promise<boolean> {
     return guarded(
+      this.file,
       () =>
         this.db
           .prepare("DELETE FROM members WHERE group_id = ? AND user_id = ?")
@@ -290,7 +328,7 @@ class SqliteServerStore implements ServerStore {
   }
 
   listMembers(groupId: number): Promise<UserRecord[]> {
-    return guarded(() =>
+    return guarded(this.file, () =>
       (
         this.db
           .prepare(
@@ -302,7 +340,7 @@ class SqliteServerStore implements ServerStore {
   }
 
   groupsOf(userId: number): Promise<number[]> {
-    return guarded(() =>
+    return guarded(this.file, () =>
       (
         this.db
           .prepare("SELECT group_id FROM members WHERE user_id = ? ORDER BY group_id")
@@ -321,7 +359,7 @@ class SqliteServerStore implements ServerStore {
     createdAt: number;
     expiresAt: number | null;
   }): Promise<TokenRecord> {
-    return guarded(() =>
+    return guarded(this.file, () =>
       toToken(
         this.db
           .prepare(
@@ -342,8 +380,8 @@ class SqliteServerStore implements ServerStore {
   }
 
   findTokenByHash(hash: string): Promise<TokenRecord | undefined> {
-    return guarded(() => {
-      const row = this.db.prepare("SELECT * FROM tokens WHERE hash = ?").get(hash) as
+    return guarded(this.file, () => {
+      const row = this.stmt("SELECT * FROM tokens WHERE hash = ?").get(hash) as
         | TokenRow
         | undefined;
       return row === undefined ? undefined : toToken(row);
@@ -351,22 +389,25 @@ class SqliteServerStore implements ServerStore {
   }
 
   listTokens(userId?: number): Promise<TokenRecord[]> {
-    return guarded(() => {
+    return guarded(this.file, () => {
       const rows =
         userId === undefined
-          ? this.db.prepare("SELECT * FROM tokens ORDER BY id").all()
-          : this.db.prepare("SELECT * FROM tokens WHERE user_id = ? ORDER BY id").all(userId);
+          ? this.stmt("SELECT * FROM tokens ORDER BY id").all()
+          : this.stmt("SELECT * FROM tokens WHERE user_id = ? ORDER BY id").all(userId);
       return (rows as TokenRow[]).map(toToken);
     });
   }
 
   revokeToken(id: number): Promise<boolean> {
-    return guarded(() => this.db.prepare("DELETE FROM tokens WHERE id = ?").run(id).changes > 0);
+    return guarded(
+      this.file,
+      () => this.stmt("DELETE FROM tokens WHERE id = ?").run(id).changes > 0,
+    );
   }
 
   touchToken(id: number, usedAt: number): Promise<void> {
-    return guarded(() => {
-      this.db.prepare("UPDATE tokens SET last_used_at = ? WHERE id = ?").run(usedAt, id);
+    return guarded(this.file, () => {
+      this.stmt("UPDATE tokens SET last_used_at = ? WHERE id = ?").run(usedAt, id);
     });
   }
 
@@ -380,6 +421,7 @@ class SqliteServerStore implements ServerStore {
     createdAt: number;
   }): Promise<KeyRecord> {
     return guarded(
+      this.file,
       () =>
         toKey(
           this.db
@@ -401,7 +443,7 @@ class SqliteServerStore implements ServerStore {
   }
 
   findKeyByFingerprint(fingerprint: string): Promise<KeyRecord | undefined> {
-    return guarded(() => {
+    return guarded(this.file, () => {
       const row = this.db
         .prepare("SELECT * FROM ssh_keys WHERE fingerprint = ?")
         .get(fingerprint) as KeyRow | undefined;
@@ -410,17 +452,20 @@ class SqliteServerStore implements ServerStore {
   }
 
   listKeys(userId?: number): Promise<KeyRecord[]> {
-    return guarded(() => {
+    return guarded(this.file, () => {
       const rows =
         userId === undefined
-          ? this.db.prepare("SELECT * FROM ssh_keys ORDER BY id").all()
-          : this.db.prepare("SELECT * FROM ssh_keys WHERE user_id = ? ORDER BY id").all(userId);
+          ? this.stmt("SELECT * FROM ssh_keys ORDER BY id").all()
+          : this.stmt("SELECT * FROM ssh_keys WHERE user_id = ? ORDER BY id").all(userId);
       return (rows as KeyRow[]).map(toKey);
     });
   }
 
   removeKey(id: number): Promise<boolean> {
-    return guarded(() => this.db.prepare("DELETE FROM ssh_keys WHERE id = ?").run(id).changes > 0);
+    return guarded(
+      this.file,
+      () => this.stmt("DELETE FROM ssh_keys WHERE id = ?").run(id).changes > 0,
+    );
   }
 
   // --- hosted repositories -----------------------------------------------------------
@@ -432,6 +477,7 @@ class SqliteServerStore implements ServerStore {
     createdAt: number;
   }): Promise<RepoRecord> {
     return guarded(
+      this.file,
       () =>
         toRepo(
           this.db
@@ -452,7 +498,7 @@ class SqliteServerStore implements ServerStore {
   }
 
   getRepo(fullName: string): Promise<RepoRecord | undefined> {
-    return guarded(() => {
+    return guarded(this.file, () => {
       const parts = splitFullName(fullName);
       if (parts === undefined) return undefined;
       const row = this.db
@@ -463,17 +509,17 @@ class SqliteServerStore implements ServerStore {
   }
 
   listRepos(): Promise<RepoRecord[]> {
-    return guarded(() =>
-      (this.db.prepare("SELECT * FROM repos ORDER BY owner, name").all() as RepoRow[]).map(toRepo),
+    return guarded(this.file, () =>
+      (this.stmt("SELECT * FROM repos ORDER BY owner, name").all() as RepoRow[]).map(toRepo),
     );
   }
 
   removeRepo(fullName: string): Promise<boolean> {
-    return guarded(() => {
+    return guarded(this.file, () => {
       const parts = splitFullName(fullName);
       if (parts === undefined) return false;
       return (
-        this.db.prepare("DELETE FROM repos WHERE owner = ? AND name = ?").run(parts[0], parts[1])
+        this.stmt("DELETE FROM repos WHERE owner = ? AND name = ?").run(parts[0], parts[1])
           .changes > 0
       );
     });
@@ -481,7 +527,7 @@ class SqliteServerStore implements ServerStore {
 
   // --- access grants -----------------------------------------------------------------
   grant(grant: { repoId: number; subject: Subject; level: AccessLevel }): Promise<void> {
-    return guarded(() => {
+    return guarded(this.file, () => {
       const { user_id, group_id } = subjectColumns(grant.subject);
       this.db.transaction(() => {
         this.deleteGrant(grant.repoId, user_id, group_id);
@@ -493,7 +539,7 @@ class SqliteServerStore implements ServerStore {
   }
 
   revoke(grant: { repoId: number; subject: Subject }): Promise<boolean> {
-    return guarded(() => {
+    return guarded(this.file, () => {
       const { user_id, group_id } = subjectColumns(grant.subject);
       return this.deleteGrant(grant.repoId, user_id, group_id);
     });
@@ -508,7 +554,7 @@ class SqliteServerStore implements ServerStore {
   }
 
   listGrants(repoId: number): Promise<GrantRecord[]> {
-    return guarded(() =>
+    return guarded(this.file, () =>
       (
         this.db
           .prepare(
@@ -520,12 +566,14 @@ class SqliteServerStore implements ServerStore {
   }
 
   grantsFor(userId: number): Promise<GrantRecord[]> {
-    return guarded(() =>
+    return guarded(this.file, () =>
       (
         this.db
           .prepare(
-            `SELECT * FROM grants
-             WHERE user_id = ? OR group_id IN (SELECT group_id FROM members WHERE user_id = ?)
+            // Two indexed lookups; an OR of both would scan every grant.
+            `SELECT * FROM grants WHERE user_id = ?
+             UNION ALL
+             SELECT g.* FROM members m JOIN grants g ON g.group_id = m.group_id WHERE m.user_id = ?
              ORDER BY repo_id`,
           )
           .all(userId, userId) as GrantRow[]
@@ -535,7 +583,7 @@ class SqliteServerStore implements ServerStore {
 
   // --- branch protection -------------------------------------------------------------
   protectBranch(rule: BranchRule): Promise<void> {
-    return guarded(() => {
+    return guarded(this.file, () => {
       this.db.transaction(() => {
         // Deleting first drops the old rule's pushers with it (ON DELETE CASCADE).
         this.db
@@ -544,7 +592,7 @@ class SqliteServerStore implements ServerStore {
         this.db
           .prepare("INSERT INTO branch_rules (repo_id, pattern, allow_force_push) VALUES (?, ?, ?)")
           .run(rule.repoId, rule.pattern, rule.allowForcePush ? 1 : 0);
-        const pusher = this.db.prepare(
+        const pusher = this.stmt(
           "INSERT INTO branch_rule_pushers (repo_id, pattern, user_id, group_id) VALUES (?, ?, ?, ?)",
         );
         for (const id of new Set(rule.pushUserIds)) pusher.run(rule.repoId, rule.pattern, id, null);
@@ -556,6 +604,7 @@ class SqliteServerStore implements ServerStore {
 
   unprotectBranch(repoId: number, pattern: string): Promise<boolean> {
     return guarded(
+      this.file,
       () =>
         this.db
           .prepare("DELETE FROM branch_rules WHERE repo_id = ? AND pattern = ?")
@@ -564,7 +613,7 @@ class SqliteServerStore implements ServerStore {
   }
 
   listBranchRules(repoId: number): Promise<BranchRule[]> {
-    return guarded(() => {
+    return guarded(this.file, () => {
       const rules = this.db
         .prepare("SELECT * FROM branch_rules WHERE repo_id = ? ORDER BY pattern")
         .all(repoId) as RuleRow[];

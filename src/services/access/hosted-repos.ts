@@ -4,7 +4,7 @@
  * repository at `<data>/repos/<owner>/<name>.git`.
  */
 import { existsSync } from "node:fs";
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir, rm, rmdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { LoreError } from "../../core/errors/lore-error.js";
 import { parseRepoName, validateBranchName } from "../../core/repos/repo-name.js";
@@ -96,5 +96,7 @@ export async function removeRepo(
     throw new LoreError("repo_not_found", { repo: fullName });
   }
   await rm(dir, { recursive: true, force: true });
+  // The owner's folder goes when it held only this repository (rmdir refuses a full one).
+  await rmdir(dirname(dir)).catch(() => undefined);
   return dir;
 }

@@ -1,0 +1,113 @@
+/**
+ * What the team server's administration commands (`lore user|token|group|access|key|repo|
+ * branch`) share: opening the server's records in the data folder (`[server] data`), the
+ * subcommand word, and arguments that belong to one subcommand only.
+ */
+import { LoreError } from "../core/errors/lore-error.js";
+import { nearestKey } from "../core/text/nearest-key.js";
+import type { ServerStore } from "../ports/server-store.js";
+import type { CliContext, CommandArgs } from "./command.js";
+
+/**
+ * Opens the server's store in the configured data folder (`[server] data`, `--config`),
+ * runs `work`, closes the store.
+ *
+ * @throws whatever `work` throws; LoreError `index_failed` when the database cannot be opened.
+ */
+export async function withServerStore<T>(
+  ctx: CliContext,
+  work: (store: ServerStore, dataDir: string) => Promise<T>,
+): Promise<T> {
+  const dataDir = ctx.settings().server.data;
+  const { openServerStore } = await import("../main/open-server.js");
+  const store = await openServerStore(dataDir);
+  try {
+    return await work(store, dataDir);
+  } finally {
+    await store.close();
+  }
+}
+
+/** Writes one line in the message language. */
+export function say(ctx: CliContext, en: string, ru: string): void {
+  ctx.out(ctx.lang === "ru" ? ru : en);
+}
+
+/** A usage refusal quoting the command's usage lines. */
+export function usageError(
+  usage: readonly string[],
+  detail?: { en: string; ru: string },
+): LoreError {
+  const lines = usage.join(" | ");
+  return new LoreError("invalid_input", {
+    reason: `${detail === undefined ? "" : `${detail.en}; `}usage: ${lines}`,
+    reason_ru: `${detail === undefined ? "" : `${detail.ru}; `}использование: ${lines}`,
+  });
+}
+
+/**
+ * Takes the subcommand word off the positionals (`lore user add anna` → `add`, `[anna]`).
+ *
+ * @throws LoreError `invalid_input` for a missing or unknown one, naming the nearest.
+ */
+export function takeSubcommand(
+  args: CommandArgs,
+  known: readonly string[],
+  usage: readonly string[],
+): { sub: string; rest: string[] } {
+  const [sub, ...rest] = args.positionals;
+  if (sub === undefined) throw usageError(usage);
+  if (!known.includes(sub)) {
+    const near = nearestKey(sub, known);
+    throw usageError(usage, {
+      en: `unknown subcommand “${sub}”${near === undefined ? "" : `; did you mean “${near}”?`}`,
+      ru: `неизвестная подкоманда «${sub}»${near === undefined ? "" : `; может быть, «${near}»?`}`,
+    });
+  }
+  return { sub, rest };
+}
+
+/**
+ * Checks the positionals of a subcommand: exactly `min`…`max` of them.
+ *
+ * @throws LoreError `invalid_input` with the usage.
+ */
+export function expectPositionals(
+  rest: readonly string[],
+  min: number,
+  max: number,
+  usage: readonly string[],
+): void {
+  if (rest.length < min)
+    throw usageError(usage, { en: "missing argument", ru: "не хватает аргумента" });
+  if (rest.length > max) {
+    const extra = rest.slice(max).join(" ");
+    throw usageError(usage, {
+      en: `unexpected argument(s) “${extra}”`,
+      ru: `лишние аргументы «${extra}»`,
+    });
+  }
+}
+
+/**
+ * Refuses options given to a subcommand that does not take them (`lore user list --admin`).
+ *
+ * @param allowed - the options this subcommand takes (besides `--help` and `--config`).
+ * @throws LoreError `invalid_input`.
+ */
+export function onlyOptions(args: CommandArgs, allowed: readonly string[], what: string): void {
+  for (const [name, value] of Object.entries(args.values)) {
+    if (value === undefined || name === "config" || name === "help" || allowed.includes(name))
+      continue;
+    throw new LoreError("invalid_input", {
+      reason: `--${name} is not an option of lore ${what} (see lore ${what.split(" ")[0]} --help)`,
+      reason_ru: `--${name} — не параметр lore ${what} (см. lore ${what.split(" ")[0]} --help)`,
+    });
+  }
+}
+
+/** A time for lists: ISO 8601 in UTC to the second, or `never`. */
+export function formatTime(ms: number | null, lang: CliContext["lang"]): string {
+  if (ms === null) return lang === "ru" ? "никогда" : "never";
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+}
