@@ -12,7 +12,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { SCOPES } from "../core/access/rights.js";
 import type { Lang } from "../core/errors/localized-text.js";
 import { LoreError } from "../core/errors/lore-error.js";
-import { validateAccountName } from "../core/repos/repo-name.js";
+import { accountNameFrom } from "../core/repos/repo-name.js";
 import { createHttpApp } from "../http/create-http-app.js";
 import { isLoopback } from "../http/request-guards.js";
 import type { HttpEnv } from "../http/server-api.js";
@@ -170,19 +170,15 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
 }
 
 /**
- * Creates the owner on a first start: a site-admin user named after the OS user (lower
- * case; `owner` when that is not a valid name) and a token of every scope, written alone to
+ * Creates the owner on a first start: a site-admin user named after the OS user
+ * (`accountNameFrom`: lower case, other characters as `-`; `admin` when nothing is left) and
+ * a token of every scope, written alone to
  * `<data>/owner-token` with mode 0600.
  *
  * @returns the token file's path.
  */
 async function createOwner(store: ServerStore, dataDir: string, osUser: string): Promise<string> {
-  let name = osUser.toLowerCase();
-  try {
-    validateAccountName(name, "user");
-  } catch {
-    name = "owner";
-  }
+  const name = accountNameFrom(osUser);
   const now = Date.now();
   await addUser(store, { name, siteAdmin: true, now });
   const created = await createToken(store, { user: name, scopes: SCOPES, label: "owner", now });
