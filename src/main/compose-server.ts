@@ -9,19 +9,26 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { getRequestListener } from "@hono/node-server";
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { createGitServices } from "../adapters/git-cli/spawn-git-service.js";
 import { SCOPES } from "../core/access/rights.js";
 import type { Lang } from "../core/errors/localized-text.js";
 import { LoreError } from "../core/errors/lore-error.js";
 import { accountNameFrom } from "../core/repos/repo-name.js";
 import { createHttpApp } from "../http/create-http-app.js";
+import { gitHttpRoutes } from "../http/git/git-http-routes.js";
 import { isLoopback } from "../http/request-guards.js";
 import type { HttpEnv } from "../http/server-api.js";
+import { openIndex } from "../index/entry-index.js";
 import { createMcpServer } from "../mcp/create-mcp-server.js";
 import type { ToolNameStyle } from "../mcp/tool-names.js";
 import type { ServerStore } from "../ports/server-store.js";
+import { bareRepoPath } from "../services/access/hosted-repos.js";
 import { createToken } from "../services/access/tokens.js";
 import { addUser } from "../services/access/users.js";
+import { installHooks } from "../services/push/install-hooks.js";
+import { startSshServer } from "../ssh/ssh-server.js";
 import type { Lore, ServedIndex } from "./compose.js";
+import { hookInstallOptions } from "./compose-hook.js";
 import { indexHostedRepo } from "./index-hosted-repo.js";
 import { openServerStore } from "./open-server.js";
 import { createServerApi, type HostedRepo } from "./server-api.js";
@@ -44,13 +51,17 @@ export interface TeamServerOptions {
   log: (line: string) => void;
   /**
    * Brings a hosted repository's index up to its default branch before a read. Default:
-   * {@link indexHostedRepo} (index the head when the stored commit differs); the lead wires
-   * parse on push's `healRepoIndex` here.
+   * {@link indexHostedRepo} over a writer connection of its own (parse on push's heal).
    */
   freshen?: (repo: HostedRepo) => Promise<void>;
   /**
-   * Mounts more routes on the application (git smart HTTP: `app.route("/", gitApp)`); they
-   * run behind the guards and the token check. Also receives the store and data folder.
+   * Port of the SSH server (git over SSH, `[server] ssh_port`); `0` = off. Default: off.
+   * It listens on `host` too.
+   */
+  sshPort?: number;
+  /**
+   * Mounts more routes on the application; they run behind the guards and the token
+   * check, before git smart HTTP (always mounted). Also receives the store and data folder.
    */
   extraRoutes?: (
     app: OpenAPIHono<HttpEnv>,
@@ -65,8 +76,10 @@ export interface TeamServer {
   /** The server's base address, e.g. `http://127.0.0.1:7377`. */
   base: string;
   port: number;
-  /** The server's records (for the SSH server the lead starts beside it). */
+  /** The server's records. */
   store: ServerStore;
+  /** The SSH server's port; absent when it is off. */
+  sshPort?: number;
   dataDir: string;
   /** Stops listening, ends open connections, stops the index upkeep, closes the store. */
   close(): Promise<void>;
@@ -91,19 +104,25 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
   const store = await openServerStore(dataDir);
   let served: ServedIndex | undefined;
   let http: Server | undefined;
+  let ssh: { port: number; close(): Promise<void> } | undefined;
+  // Heals write through a connection of their own: a heal is one transaction, and the
+  // readers' connection must not see it half done.
+  const writer = options.freshen === undefined ? openIndex(lore.settings.database) : undefined;
   try {
     if (!loopbackOnly && (await store.listTokens()).length === 0) {
       throw new LoreError("listen_needs_auth", { host: options.host });
     }
     const first = (await store.countUsers()) === 0;
     const ownerToken = first ? await createOwner(store, dataDir, lore.settings.user) : undefined;
+    // Both transports share one bound on git processes.
+    const git = createGitServices();
     let indexing = true;
     const local = lore.port(Promise.resolve(), { remote: true });
     const api = createServerApi({
       store,
       index: lore.entryIndex,
       dataDir,
-      freshen: options.freshen ?? indexHostedRepo(lore.entryIndex, lang),
+      freshen: options.freshen ?? indexHostedRepo(writer ?? lore.entryIndex, lang),
       readFile: async (dir, ref, path) =>
         (await import("../adapters/git-cli/read-file-at.js")).readFileAt(dir, ref, path),
       local: {
@@ -132,10 +151,26 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
           lang: requestLang,
           version: options.version,
         }),
-      extraRoutes: (on) => options.extraRoutes?.(on, { store, dataDir }),
+      extraRoutes: (on) => {
+        options.extraRoutes?.(on, { store, dataDir });
+        on.route("/", gitHttpRoutes({ store, dataDir, git, log }));
+      },
     });
+    await recheckHooks(store, dataDir, lore, log);
     http = createServer(getRequestListener(app.fetch));
     const port = await listen(http, options.host, options.port);
+    if ((options.sshPort ?? 0) > 0) {
+      ssh = await startSshServer({
+        store,
+        dataDir,
+        host: options.host,
+        port: options.sshPort ?? 0,
+        git,
+        log,
+      }).catch((error: unknown) => {
+        throw listenError(error, options.host, options.sshPort ?? 0);
+      });
+    }
     // Indexing starts once the server listens: when it cannot (address_in_use), nothing
     // runs on after the refusal.
     served = lore.serveIndex(options.repos);
@@ -146,26 +181,52 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
     const base = `http://${shown}:${port}`;
     if (ownerToken !== undefined) log(ownerNotice(ownerToken, base, lang));
     const server = http;
+    const sshServer = ssh;
     return {
       url: `${base}/mcp`,
       base,
       port,
       store,
       dataDir,
+      ...(sshServer === undefined ? {} : { sshPort: sshServer.port }),
       close: async () => {
         await new Promise<void>((resolve) => {
           server.closeAllConnections();
           server.close(() => resolve());
         });
+        await sshServer?.close();
         await served?.close();
+        writer?.close();
         await store.close();
       },
     };
   } catch (error) {
     http?.close();
+    await ssh?.close();
     await served?.close();
+    writer?.close();
     await store.close();
     throw error;
+  }
+}
+
+/**
+ * Re-checks Lore's hooks in every hosted repository at start (seed 004, "Разбор при
+ * отправке"; written at `lore repo create`): a hook written by another Lore (another node,
+ * another index file) is rewritten; a hook that is not Lore's is left alone and logged.
+ */
+async function recheckHooks(
+  store: ServerStore,
+  dataDir: string,
+  lore: Lore,
+  log: (line: string) => void,
+): Promise<void> {
+  const hooks = hookInstallOptions(lore.settings, dataDir);
+  for (const repo of await store.listRepos()) {
+    const dir = bareRepoPath(dataDir, repo.fullName);
+    await installHooks(dir, hooks).catch((error: unknown) => {
+      log(`lore: hooks of ${repo.fullName} not checked: ${String(error)}`);
+    });
   }
 }
 

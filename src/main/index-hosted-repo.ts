@@ -1,12 +1,14 @@
 /**
- * The plain index upkeep of a hosted repository: index its default branch's head under its
- * `owner/name` when the index reflects another commit. `lore serve` passes it as the
- * server's `freshen` until parse on push brings its own (`healRepoIndex`).
+ * The index upkeep of a hosted repository before a read (seed 004, "Разбор при отправке":
+ * «расхождение снимается само при следующем чтении»): parse on push's `healRepoIndex`
+ * (incremental from the stored commit, else a full re-index), skipped without starting git
+ * while the repository's ref files are as when the index was last found current.
  */
 import { HeadWatch } from "../adapters/git-cli/head-watch.js";
 import type { Lang } from "../core/errors/localized-text.js";
-import { isLoreError } from "../core/errors/lore-error.js";
 import type { EntryIndex } from "../index/entry-index.js";
+import { healRepoIndex } from "../services/push/heal-index.js";
+import { hostedHealDeps } from "./compose-hook.js";
 import type { HostedRepo } from "./server-api.js";
 
 /**
@@ -14,11 +16,11 @@ import type { HostedRepo } from "./server-api.js";
  *
  * @param index - the index.
  * @param lang - the language of the indexing report (not shown).
+ * @param index - a connection of its own for writing: a heal runs in one transaction, and
+ *   reads on the same connection would see it half done.
  * @returns `freshen(repo)`: does nothing, without starting git, while the ref files
  *   (`HEAD`, the branch it names, `packed-refs`: `HeadWatch`) are as when the index was
- *   last found current; nothing either for a repository with no commit on its default
- *   branch or whose stored commit is the head; else indexes the head incrementally and
- *   records the repository (kind `git`, its bare folder, the commit).
+ *   last found current; else `healRepoIndex` (nothing when the stored commit is the head).
  * @throws LoreError `git_failed`, `index_failed` from the indexing.
  */
 export function indexHostedRepo(
@@ -47,28 +49,7 @@ export function indexHostedRepo(
   };
 }
 
+/** Brings the index up to the head with parse on push's heal (incremental, locked, re-checked). */
 async function freshenOnce(index: EntryIndex, lang: Lang, repo: HostedRepo): Promise<void> {
-  const { openGitRepo } = await import("../adapters/git-cli/git-cli-repo.js");
-  const git = await openGitRepo(repo.dir);
-  try {
-    let head: string;
-    try {
-      head = await git.resolveCommit(`refs/heads/${repo.defaultBranch}`);
-    } catch (error) {
-      if (isLoreError(error) && error.code === "git_failed") return; // no commit yet
-      throw error;
-    }
-    if (index.repository(repo.fullName)?.commit === head) return;
-    const { indexRepository } = await import("../services/indexing/index-repo.js");
-    await indexRepository({ index, repo: git, repoName: repo.fullName, commit: head, lang });
-    index.putRepository({
-      repo: repo.fullName,
-      path: git.dir,
-      kind: "git",
-      commit: head,
-      indexedAt: Date.now(),
-    });
-  } finally {
-    await git.close();
-  }
+  await healRepoIndex(hostedHealDeps(index, undefined, lang), repo);
 }

@@ -87,7 +87,7 @@ describe("a cloned repository's lore.toml", () => {
   });
 
   it("lore serve: listens on 127.0.0.1, never on 0.0.0.0 from the project file", async () => {
-    const child = spawn(process.execPath, [LORE_BIN, "serve", "--port", "0"], {
+    const child = spawn(process.execPath, [LORE_BIN, "serve", "--ssh-port", "0", "--port", "0"], {
       cwd: clone,
       env: sandbox.env,
       stdio: ["ignore", "ignore", "pipe"],

@@ -136,7 +136,7 @@ describe("lore serve", () => {
   });
 
   it("a second start keeps the owner and its token (no new user)", async () => {
-    const users = await runLore(["serve", "--port", String(served.url.port)], {
+    const users = await runLore(["serve", "--ssh-port", "0", "--port", String(served.url.port)], {
       cwd: sandbox.dir,
       env: sandbox.env,
     });
@@ -173,7 +173,7 @@ describe("a non-loopback address", () => {
   it("is refused with listen_needs_auth, exit 2, while no user holds a token", async () => {
     const fresh = isolatedEnv();
     try {
-      const run = await runLore(["serve", "--host", "0.0.0.0", "--port", "0"], {
+      const run = await runLore(["serve", "--ssh-port", "0", "--host", "0.0.0.0", "--port", "0"], {
         cwd: fresh.dir,
         env: fresh.env,
       });

@@ -29,7 +29,9 @@ export async function startServe(
   args: readonly string[],
   options: { cwd: string; env: Record<string, string> },
 ): Promise<ServedLore> {
-  const child = spawn(process.execPath, [LORE_BIN, "serve", ...args], {
+  // SSH off unless asked for: parallel servers must not race for its fixed default port.
+  const ssh = args.includes("--ssh-port") ? [] : ["--ssh-port", "0"];
+  const child = spawn(process.execPath, [LORE_BIN, "serve", ...ssh, ...args], {
     cwd: options.cwd,
     env: options.env,
     stdio: ["ignore", "pipe", "pipe"],

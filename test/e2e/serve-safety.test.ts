@@ -123,7 +123,7 @@ describe("a port in use", () => {
 
   it("address_in_use with what to do, exit 6, and no TypeError after it", async () => {
     // The folder holds knowledge, so `lore serve` has indexing to do: none may run on.
-    const run = await runLore(["serve", "--port", String(port)], {
+    const run = await runLore(["serve", "--ssh-port", "0", "--port", String(port)], {
       cwd: repo.dir,
       env: { ...sandbox.env, LORE_DB: `${sandbox.dir}/in-use.db` },
     });

@@ -48,8 +48,13 @@ export const repoCommand: Command = {
         onlyOptions(args, ["public", "default-branch", "json"], "repo create");
         expectPositionals(rest, 1, 1, USAGE);
         const { hostedRepoDeps } = await import("../../main/open-server.js");
+        const { hookInstallOptions } = await import("../../main/compose-hook.js");
+        const { installHooks } = await import("../../services/push/install-hooks.js");
         const branch = stringOption(args, "default-branch");
-        const { repo, dir } = await hosted.createRepo(hostedRepoDeps(store, dataDir), {
+        // Lore's pre-receive and post-receive go in at once: every push is parsed.
+        const hooks = hookInstallOptions(ctx.settings(), dataDir);
+        const afterCreate = (dir: string) => installHooks(dir, hooks);
+        const { repo, dir } = await hosted.createRepo(hostedRepoDeps(store, dataDir, afterCreate), {
           fullName: rest[0] as string,
           public: flag(args, "public"),
           ...(branch === undefined ? {} : { defaultBranch: branch }),

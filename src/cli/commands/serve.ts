@@ -4,7 +4,7 @@ import { EXIT_CODES } from "../exit-codes.js";
 import { startRepos, TOOL_NAMES_HELP, toolNameStyleOption, untilStopped } from "./mcp.js";
 
 const USAGE =
-  "lore serve [--host H] [--port N] [--repo PATH]... [--tool-names=underscore|dotted|seed]";
+  "lore serve [--host H] [--port N] [--ssh-port N] [--repo PATH]... [--tool-names=underscore|dotted|seed]";
 
 /**
  * `lore serve`: the team server (seed 004) — one HTTP application on 127.0.0.1:7377 by
@@ -35,11 +35,16 @@ export const serveCommand: Command = {
     "address, requests with a non-loopback Host header or a non-loopback Origin are refused",
     "with 403 (DNS rebinding); elsewhere an Origin other than the server's own. A request",
     "body over 4 MiB on /mcp is refused with 413 (request_too_large); the server goes on.",
+    "Git: the hosted repositories (lore repo create) over smart HTTP on the same port",
+    "(http://HOST:PORT/OWNER/NAME.git, the token as the password) and over SSH on",
+    "[server] ssh_port (default 7378, 0 = off; keys: lore key add). Every push is parsed",
+    "(remote: lines); the default branch feeds the index.",
     "The address is printed on stderr once it listens.",
     "",
     "Options:",
     "  --host H            address to listen on",
     "  --port N            port; 0 picks a free one",
+    "  --ssh-port N        port of git over SSH; 0 = off (default [server] ssh_port, 7378)",
     "  --repo PATH         a repository or folder to index at start (repeatable)",
     ...TOOL_NAMES_HELP,
     "",
@@ -50,6 +55,7 @@ export const serveCommand: Command = {
   options: {
     host: { type: "string" },
     port: { type: "string" },
+    "ssh-port": { type: "string" },
     repo: { type: "string", multiple: true },
     "tool-names": { type: "string" },
   },
@@ -70,12 +76,13 @@ export const serveCommand: Command = {
       lang: ctx.lang,
       version: ctx.version,
       toolNames: style,
+      sshPort: intOption(args, "ssh-port", { min: 0, max: 65535 }) ?? settings.server.sshPort,
       log: ctx.err,
     });
     ctx.err(
       ctx.lang === "ru"
-        ? `lore: MCP по HTTP на ${server.url} (проверка: GET /healthz; API: ${server.base}/api/v1)`
-        : `lore: serving MCP over HTTP at ${server.url} (health: GET /healthz; API: ${server.base}/api/v1)`,
+        ? `lore: MCP по HTTP на ${server.url} (проверка: GET /healthz; API: ${server.base}/api/v1; git: ${server.base}/OWNER/NAME.git${server.sshPort === undefined ? "" : `, ssh://git@HOST:${server.sshPort}/OWNER/NAME.git`})`
+        : `lore: serving MCP over HTTP at ${server.url} (health: GET /healthz; API: ${server.base}/api/v1; git: ${server.base}/OWNER/NAME.git${server.sshPort === undefined ? "" : `, ssh://git@HOST:${server.sshPort}/OWNER/NAME.git`})`,
     );
     await untilStopped();
     await server.close();

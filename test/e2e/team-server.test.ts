@@ -1,0 +1,255 @@
+import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isolatedEnv, runLore } from "./run-lore.js";
+import { type ServedLore, startServe } from "./serve-lore.js";
+
+// The whole team server as a team meets it: `lore serve` from the built bin, set up with the
+// administration commands, the real git client pushing over smart HTTP and over SSH, the
+// parse report as `remote:` lines, the index fed from the default branch only, read back
+// through the REST API with a token.
+
+const K = ".gitriver/knowledge";
+const ID_A = "0190f5a4-3b2c-7d10-8a11-2b3c4d5e6f70";
+const ID_B = "0190f5a4-3b2d-7e21-9b22-3c4d5e6f7081";
+const ID_C = "0190f5a4-3b2e-7e21-9b22-3c4d5e6f7082";
+
+function entry(id: string, body: string, extra: string[] = []): string {
+  return [
+    "---",
+    `id: ${id}`,
+    ...extra,
+    "contract:",
+    "  - mechanism: on_query",
+    "    params:",
+    '      words: ["deploy"]',
+    "---",
+    "",
+    body,
+    "",
+  ].join("\n");
+}
+
+const ON_PATH = [
+  "---",
+  `id: ${ID_B}`,
+  "contract:",
+  "  - mechanism: on_path",
+  "    params:",
+  '      glob: "hooks/**"',
+  "---",
+  "",
+  "The pre-receive hook must never commit.",
+  "",
+].join("\n");
+
+/** A free TCP port on 127.0.0.1 (for the SSH server, which has a fixed default). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real git client with a clean environment plus `env`. */
+function git(args: readonly string[], cwd: string, env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("git", args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The pusher's `remote:` lines, git's padding removed, empty ones dropped. */
+function remoteLines(stderr: string): string[] {
+  return stderr
+    .split("\n")
+    .filter((line) => line.startsWith("remote: "))
+    .map((line) => line.slice("remote: ".length).replace(/\s+$/, ""))
+    .filter((line) => line !== "");
+}
+
+let home: ReturnType<typeof isolatedEnv>;
+let served: ServedLore;
+let sshPort: number;
+let annaToken: string;
+let borisToken: string;
+let gitEnv: Record<string, string>;
+let work: string;
+
+const lore = async (args: readonly string[]): Promise<Run> => {
+  const run = await runLore(args, { cwd: home.dir, env: home.env });
+  if (run.code !== 0) throw new Error(`lore ${args.join(" ")} exited ${run.code}: ${run.stderr}`);
+  return run;
+};
+
+beforeAll(async () => {
+  home = isolatedEnv();
+  sshPort = await freePort();
+  served = await startServe(["--port", "0", "--ssh-port", String(sshPort)], {
+    cwd: home.dir,
+    env: home.env,
+  });
+  await lore(["repo", "create", "acme/app"]);
+  await lore(["repo", "create", "acme/secret"]);
+  await lore(["user", "add", "anna"]);
+  await lore(["user", "add", "boris"]);
+  const scopes = "knowledge:read,knowledge:write,repo:read,repo:write";
+  annaToken = (await lore(["token", "create", "anna", "--scopes", scopes])).stdout.trim();
+  borisToken = (await lore(["token", "create", "boris", "--scopes", scopes])).stdout.trim();
+  await lore(["access", "grant", "anna", "acme/app", "write"]);
+  await lore(["access", "grant", "boris", "acme/app", "read"]);
+  const key = join(home.dir, "anna_ed25519");
+  const keygen = await git(["--version"], home.dir, home.env);
+  expect(keygen.code).toBe(0);
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", key], {
+      stdio: "ignore",
+    });
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`ssh-keygen ${code}`))));
+  });
+  await lore(["key", "add", "anna", `${key}.pub`]);
+  gitEnv = {
+    PATH: home.env.PATH ?? "/usr/bin:/bin",
+    HOME: home.env.HOME ?? home.dir,
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_AUTHOR_NAME: "Anna",
+    GIT_AUTHOR_EMAIL: "anna@example.com",
+    GIT_COMMITTER_NAME: "Anna",
+    GIT_COMMITTER_EMAIL: "anna@example.com",
+    GIT_SSH_COMMAND: `ssh -i ${key} -p ${sshPort} -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o IdentitiesOnly=yes -o LogLevel=ERROR`,
+  };
+  mkdirSync(home.env.HOME ?? "", { recursive: true });
+  work = join(home.dir, "work");
+}, 120_000);
+
+afterAll(async () => {
+  await served?.stop();
+  home?.cleanup();
+});
+
+const base = () => `${served.url.protocol}//${served.url.host}`;
+const basic = (token: string) =>
+  `http.extraHeader=Authorization: Basic ${Buffer.from(`x:${token}`).toString("base64")}`;
+
+async function knowledgeOf(token: string, repo = "acme/app"): Promise<Response> {
+  return fetch(`${base()}/api/v1/repos/${repo}/knowledge`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+}
+
+async function indexedPaths(token: string): Promise<string[]> {
+  const answer = await knowledgeOf(token);
+  expect(answer.status).toBe(200);
+  const body = (await answer.json()) as { items: { path: string }[] };
+  return body.items.map((item) => item.path).sort();
+}
+
+describe("lore serve: git over HTTP and SSH, parse on push, the index read back", () => {
+  it("a push over smart HTTP gets the parse report as remote: lines, goes through, and feeds the index", async () => {
+    const clone = await git(
+      ["-c", basic(annaToken), "clone", `${base()}/acme/app.git`, work],
+      home.dir,
+      gitEnv,
+    );
+    expect(clone.code, clone.stderr).toBe(0);
+    mkdirSync(join(work, K), { recursive: true });
+    writeFileSync(
+      join(work, K, "a-typo.md"),
+      entry(ID_A, "Deploy with the blue-green switch.", ["sumary: Deploys"]),
+    );
+    writeFileSync(join(work, K, "b-mechanism.md"), ON_PATH);
+    await git(["add", "-A"], work, gitEnv);
+    await git(["commit", "-qm", "knowledge"], work, gitEnv);
+    const push = await git(["-c", basic(annaToken), "push", "origin", "HEAD:main"], work, gitEnv);
+    expect(push.code, push.stderr).toBe(0);
+    expect(remoteLines(push.stderr)).toEqual([
+      `${K}/a-typo.md:3:1: key “sumary” is not known, the nearest known is “summary” (sumary) [unknown_key]`,
+      `${K}/b-mechanism.md:3:1: mechanism “on_path” is not known to this version; the entry is unreachable until it is (contract[0].mechanism) [unknown_mechanism]`,
+      "1 entry needs mechanism “on_path”, which this version does not know",
+    ]);
+    expect(await indexedPaths(annaToken)).toEqual([`${K}/a-typo.md`, `${K}/b-mechanism.md`]);
+    // boris reads the repository too; the knowledge is the same for him.
+    expect(await indexedPaths(borisToken)).toEqual([`${K}/a-typo.md`, `${K}/b-mechanism.md`]);
+  });
+
+  it("over SSH: a feature branch is parsed and reported but not indexed; merged into main by a push, it is", async () => {
+    await git(
+      ["remote", "set-url", "origin", `ssh://git@127.0.0.1:${sshPort}/acme/app.git`],
+      work,
+      gitEnv,
+    );
+    await git(["checkout", "-qb", "feature"], work, gitEnv);
+    writeFileSync(join(work, K, "c-dup.md"), entry(ID_A, "A copy with another text."));
+    writeFileSync(join(work, K, "d-new.md"), entry(ID_C, "Roll back with the switch."));
+    await git(["add", "-A"], work, gitEnv);
+    await git(["commit", "-qm", "feature knowledge"], work, gitEnv);
+    const feature = await git(["push", "origin", "feature"], work, gitEnv);
+    expect(feature.code, feature.stderr).toBe(0);
+    expect(remoteLines(feature.stderr)).toEqual([
+      `${K}/c-dup.md: id ${ID_A} is already used by ${K}/a-typo.md; skipped (id) [duplicate_id]`,
+    ]);
+    expect(await indexedPaths(annaToken)).toEqual([`${K}/a-typo.md`, `${K}/b-mechanism.md`]);
+    await git(["checkout", "-q", "main"], work, gitEnv);
+    await git(["rm", "-q", `${K}/b-mechanism.md`], work, gitEnv);
+    await git(["commit", "-qm", "drop the hook note"], work, gitEnv);
+    await git(["merge", "-q", "--no-edit", "feature"], work, gitEnv);
+    const merged = await git(["push", "origin", "main"], work, gitEnv);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(await indexedPaths(annaToken)).toEqual([`${K}/a-typo.md`, `${K}/d-new.md`]);
+  });
+
+  it("rights at the door: a reader cannot push, a stranger's repository is not found, no token is 401", async () => {
+    const readOnly = await git(
+      ["-c", basic(borisToken), "push", `${base()}/acme/app.git`, "main:boris"],
+      work,
+      gitEnv,
+    );
+    expect(readOnly.code).not.toBe(0);
+    expect(readOnly.stderr).toMatch(/forbidden|403/);
+    const hidden = await git(
+      ["-c", basic(annaToken), "ls-remote", `${base()}/acme/secret.git`],
+      work,
+      gitEnv,
+    );
+    const missing = await git(
+      ["-c", basic(annaToken), "ls-remote", `${base()}/acme/nothing.git`],
+      work,
+      gitEnv,
+    );
+    expect(hidden.code).not.toBe(0);
+    expect(hidden.stderr.replaceAll("secret", "X")).toBe(missing.stderr.replaceAll("nothing", "X"));
+    const hiddenApi = await knowledgeOf(annaToken, "acme/secret");
+    const missingApi = await knowledgeOf(annaToken, "acme/nothing");
+    expect(hiddenApi.status).toBe(404);
+    expect(missingApi.status).toBe(404);
+    expect((await hiddenApi.text()).replaceAll("secret", "X")).toBe(
+      (await missingApi.text()).replaceAll("nothing", "X"),
+    );
+    const anonymous = await fetch(`${base()}/api/v1/repos/acme/app/knowledge`);
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toMatchObject({ error: { code: "token_required" } });
+  });
+});
