@@ -63,9 +63,13 @@ function fastImportStream(count: number): string {
   return parts.join("");
 }
 
+/** The median; of an even count, the mean of the two middle values. */
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 async function main(): Promise<void> {

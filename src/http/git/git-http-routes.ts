@@ -52,8 +52,14 @@ const STATUS: Record<ErrorKind, number> = {
   internal: 500,
 };
 
-/** The bindings of `@hono/node-server`; absent under `app.request()` in tests. */
-type Bindings = { Bindings: Partial<{ incoming: IncomingMessage; outgoing: ServerResponse }> };
+/**
+ * The bindings of `@hono/node-server` (absent under `app.request()` in tests), and the
+ * `principal` an outer auth middleware may have set already.
+ */
+type Bindings = {
+  Bindings: Partial<{ incoming: IncomingMessage; outgoing: ServerResponse }>;
+  Variables: { principal?: Principal };
+};
 
 /**
  * Git smart HTTP (seed 004, team server; git over HTTP), as a Hono sub-app to mount at the
@@ -63,7 +69,8 @@ type Bindings = { Bindings: Partial<{ incoming: IncomingMessage; outgoing: Serve
  * is never held in memory). Anything else under `/{owner}/{name}.git/` (dumb HTTP,
  * another method) is 404 `route_not_found`.
  *
- * Order of checks, all before git runs: a token in the query → 400 `token_in_url`; a `.`/`..`
+ * Mounted behind an auth middleware that sets the `principal` variable, that principal is
+ * used and the credentials are not read again. Order of checks, all before git runs: a token in the query → 400 `token_in_url`; a `.`/`..`
  * segment (also `%2e%2e`) or an encoded `/` → 400 `invalid_input`; a name that is not a
  * repository name (leading `-`) → 400 `invalid_repo_name`; no credentials → 401
  * `token_required` with `WWW-Authenticate: Basic realm="lore"` (so git asks); malformed
@@ -97,17 +104,23 @@ async function serveGit(c: Context<Bindings>, deps: GitHttpDeps): Promise<Respon
   if (!parsed.ok) return say(pathError(parsed.refusal, c.req.method, rawPath));
   const { target } = parsed;
 
+  // Mounted behind the server's auth middleware, the token was checked already.
+  const outer = c.get("principal");
   const credential = readGitCredential(c.req.header("authorization"));
-  if (credential.kind === "none") return say(new LoreError("token_required"));
-  if (credential.kind === "malformed") {
+  if (outer === undefined && credential.kind === "none") {
+    return say(new LoreError("token_required"));
+  }
+  if (outer === undefined && credential.kind === "malformed") {
     return say(new LoreError("token_invalid", {}, { data: { reason: credential.reason } }));
   }
   let principal: Principal;
   let repo: RepoRecord;
   try {
-    principal = await (
-      deps.authenticate ?? ((secret) => authenticateToken(deps.store, secret, Date.now()))
-    )(credential.secret);
+    principal =
+      outer ??
+      (await (deps.authenticate ?? ((secret) => authenticateToken(deps.store, secret, Date.now())))(
+        credential.kind === "token" ? credential.secret : "",
+      ));
     const need = needOf(target.service);
     repo = await (deps.authorize?.(principal, target.fullName, need) ??
       authorizeRepo(deps.store, principal, target.fullName, need));
