@@ -9,7 +9,10 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { getRequestListener } from "@hono/node-server";
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { createGitServices } from "../adapters/git-cli/spawn-git-service.js";
+import {
+  createGitServices,
+  DEFAULT_GIT_SERVICE_LIMITS,
+} from "../adapters/git-cli/spawn-git-service.js";
 import { SCOPES } from "../core/access/rights.js";
 import type { Lang } from "../core/errors/localized-text.js";
 import { LoreError } from "../core/errors/lore-error.js";
@@ -158,6 +161,9 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
     });
     await recheckHooks(store, dataDir, lore, log);
     http = createServer(getRequestListener(app.fetch));
+    // Node cuts a request after 300 s by default: a large push may take up to git's own
+    // time limit, which then ends it with a clear error instead.
+    http.requestTimeout = DEFAULT_GIT_SERVICE_LIMITS.timeoutMs + 60_000;
     const port = await listen(http, options.host, options.port);
     if ((options.sshPort ?? 0) > 0) {
       ssh = await startSshServer({

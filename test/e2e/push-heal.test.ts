@@ -19,28 +19,9 @@ import {
   recordedCommit,
   storedFiles,
 } from "../helpers/hosted-push.js";
+import { entry, ID_A, ID_B, ID_C, K } from "../helpers/push-entries.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const K = ".gitriver/knowledge";
-const ID_A = "0190f5a4-3b2c-7d10-8a11-2b3c4d5e6f70";
-const ID_B = "0190f5a4-3b2d-7e21-9b22-3c4d5e6f7081";
-const ID_C = "0190f5a4-3b2e-7e21-9b22-3c4d5e6f7082";
-
-function entry(id: string, body: string, extra: string[] = []): string {
-  return [
-    "---",
-    `id: ${id}`,
-    ...extra,
-    "contract:",
-    "  - mechanism: on_query",
-    "    params:",
-    '      words: ["deploy"]',
-    "---",
-    "",
-    body,
-    "",
-  ].join("\n");
-}
 
 /** The lines of an installed hook that run Lore: its variables and its `node … hook` line. */
 function loreLine(hosted: HostedPush, hook: string): string {

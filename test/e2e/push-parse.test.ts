@@ -13,41 +13,7 @@ import {
   recordedCommit,
   storedFiles,
 } from "../helpers/hosted-push.js";
-
-const K = ".gitriver/knowledge";
-const ID_A = "0190f5a4-3b2c-7d10-8a11-2b3c4d5e6f70";
-const ID_B = "0190f5a4-3b2d-7e21-9b22-3c4d5e6f7081";
-const ID_C = "0190f5a4-3b2e-7e21-9b22-3c4d5e6f7082";
-
-/** A valid entry with an `on_query` contract; `extra` lines go into the frontmatter. */
-function entry(id: string, body: string, extra: string[] = []): string {
-  return [
-    "---",
-    `id: ${id}`,
-    ...extra,
-    "contract:",
-    "  - mechanism: on_query",
-    "    params:",
-    '      words: ["deploy"]',
-    "---",
-    "",
-    body,
-    "",
-  ].join("\n");
-}
-
-const ON_PATH = [
-  "---",
-  `id: ${ID_B}`,
-  "contract:",
-  "  - mechanism: on_path",
-  "    params:",
-  '      glob: "hooks/**"',
-  "---",
-  "",
-  "The pre-receive hook must never commit.",
-  "",
-].join("\n");
+import { entry, ID_A, ID_B, ID_C, K, ON_PATH } from "../helpers/push-entries.js";
 
 let hosted: HostedPush | undefined;
 afterEach(async () => {

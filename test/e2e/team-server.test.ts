@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { entry, ID_A, ID_C, K, ON_PATH } from "../helpers/push-entries.js";
 import { isolatedEnv, runLore } from "./run-lore.js";
 import { type ServedLore, startServe } from "./serve-lore.js";
 
@@ -10,40 +11,6 @@ import { type ServedLore, startServe } from "./serve-lore.js";
 // administration commands, the real git client pushing over smart HTTP and over SSH, the
 // parse report as `remote:` lines, the index fed from the default branch only, read back
 // through the REST API with a token.
-
-const K = ".gitriver/knowledge";
-const ID_A = "0190f5a4-3b2c-7d10-8a11-2b3c4d5e6f70";
-const ID_B = "0190f5a4-3b2d-7e21-9b22-3c4d5e6f7081";
-const ID_C = "0190f5a4-3b2e-7e21-9b22-3c4d5e6f7082";
-
-function entry(id: string, body: string, extra: string[] = []): string {
-  return [
-    "---",
-    `id: ${id}`,
-    ...extra,
-    "contract:",
-    "  - mechanism: on_query",
-    "    params:",
-    '      words: ["deploy"]',
-    "---",
-    "",
-    body,
-    "",
-  ].join("\n");
-}
-
-const ON_PATH = [
-  "---",
-  `id: ${ID_B}`,
-  "contract:",
-  "  - mechanism: on_path",
-  "    params:",
-  '      glob: "hooks/**"',
-  "---",
-  "",
-  "The pre-receive hook must never commit.",
-  "",
-].join("\n");
 
 /** A free TCP port on 127.0.0.1 (for the SSH server, which has a fixed default). */
 function freePort(): Promise<number> {

@@ -47,8 +47,16 @@ export async function indexRepository(options: IndexRepositoryOptions): Promise<
   });
 }
 
-async function* readInOrder(
-  repo: GitRepo,
+/**
+ * Reads the blobs' bytes through the repository's long-lived `cat-file --batch`, paired with
+ * the blob each answers (git answers in the order asked).
+ *
+ * @param repo - anything that reads blobs by sha (the indexing port, or parse on push's).
+ * @param blobs - the blobs, in the order to read them.
+ * @throws LoreError `git_failed` when git answers out of order or dies.
+ */
+export async function* readInOrder(
+  repo: Pick<GitRepo, "readBlobs">,
   blobs: readonly KnowledgeBlob[],
 ): AsyncIterable<{ blob: KnowledgeBlob; bytes: Uint8Array }> {
   let position = 0;

@@ -19,7 +19,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Diagnostic } from "../../core/entry/diagnostic.js";
 import type { Lang } from "../../core/errors/localized-text.js";
-import { LoreError } from "../../core/errors/lore-error.js";
 import type { KnowledgeChange } from "../../core/push/knowledge-changes.js";
 import type { EntryIndex } from "../../index/entry-index.js";
 import type { KnowledgeBlob } from "../../ports/git-repo.js";
@@ -33,7 +32,7 @@ import {
   type KnowledgeSource,
   type TreeView,
 } from "../indexing/index-knowledge.js";
-import { indexRepository } from "../indexing/index-repo.js";
+import { indexRepository, readInOrder } from "../indexing/index-repo.js";
 
 /** What a heal needs (bound by `main/compose-hook.ts` and the server's composition). */
 export interface HealDeps {
@@ -296,18 +295,4 @@ async function changedSource(
     read: (blobs) => readInOrder(repo, blobs),
     others,
   };
-}
-
-async function* readInOrder(
-  repo: PushRepo,
-  blobs: readonly KnowledgeBlob[],
-): AsyncIterable<{ blob: KnowledgeBlob; bytes: Uint8Array }> {
-  let position = 0;
-  for await (const { sha, bytes } of repo.readBlobs(blobs.map((blob) => blob.sha))) {
-    const blob = blobs[position++];
-    if (blob === undefined || blob.sha !== sha) {
-      throw new LoreError("git_failed", { reason: `cat-file answered ${sha} out of order` });
-    }
-    yield { blob, bytes };
-  }
 }
