@@ -112,3 +112,19 @@ describe("parseGitSshCommand", () => {
     expect(dash.ok === false && dash.refusal.kind).toBe("invalid_repo_name");
   });
 });
+
+describe("an upper-case repository name in a git URL", () => {
+  it("gets the whole lower-case name as the hint, over HTTP and SSH", () => {
+    const http = parseGitHttpPath("GET", "/ACME/APP.git/info/refs", "git-upload-pack");
+    expect(
+      http.ok === false && http.refusal.kind === "invalid_repo_name" && http.refusal.reason,
+    ).toEqual({
+      en: "upper case is not allowed; write it lower-case: acme/app",
+      ru: "заглавные буквы не допускаются; напишите строчными: acme/app",
+    });
+    const ssh = parseGitSshCommand("git-upload-pack '/Acme/App.git'");
+    expect(
+      ssh.ok === false && ssh.refusal.kind === "invalid_repo_name" && ssh.refusal.reason.en,
+    ).toBe("upper case is not allowed; write it lower-case: acme/app");
+  });
+});

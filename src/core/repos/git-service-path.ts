@@ -57,6 +57,33 @@ export function repoSegmentProblem(segment: string): { en: string; ru: string } 
   return undefined;
 }
 
+/**
+ * Checks `owner` and `name` (without `.git`) together: a name that is fine but for its upper
+ * case gets the whole lower-case name as the hint (`ACME/App` → `acme/app`, as
+ * `parseRepoName` gives it), not just the first part's; otherwise the first part's problem
+ * ({@link repoSegmentProblem}).
+ *
+ * @returns undefined when both parts are a name; else why not (English and Russian).
+ */
+export function repoPartsProblem(
+  owner: string,
+  name: string,
+): { en: string; ru: string } | undefined {
+  const full = `${owner}/${name}`;
+  const lower = full.toLowerCase();
+  if (
+    lower !== full &&
+    repoSegmentProblem(owner.toLowerCase()) === undefined &&
+    repoSegmentProblem(name.toLowerCase()) === undefined
+  ) {
+    return {
+      en: `upper case is not allowed; write it lower-case: ${lower}`,
+      ru: `заглавные буквы не допускаются; напишите строчными: ${lower}`,
+    };
+  }
+  return repoSegmentProblem(owner) ?? repoSegmentProblem(name);
+}
+
 function decodeSegment(raw: string): string | undefined {
   try {
     return decodeURIComponent(raw);
@@ -92,14 +119,9 @@ export function parseGitHttpPath(
   const [owner = "", repoPart = "", ...rest] = segments;
   if (!repoPart.endsWith(".git")) return notRoute();
   const name = repoPart.slice(0, -".git".length);
-  for (const part of [owner, name]) {
-    const reason = repoSegmentProblem(part);
-    if (reason !== undefined) {
-      return {
-        ok: false,
-        refusal: { kind: "invalid_repo_name", name: `${owner}/${name}`, reason },
-      };
-    }
+  const reason = repoPartsProblem(owner, name);
+  if (reason !== undefined) {
+    return { ok: false, refusal: { kind: "invalid_repo_name", name: `${owner}/${name}`, reason } };
   }
   const tail = rest.join("/");
   const base = { owner, name, fullName: `${owner}/${name}` };
@@ -157,14 +179,9 @@ export function parseGitSshCommand(
   if (segments.length !== 2) return notRoute();
   const [owner = "", rawName = ""] = segments;
   const name = rawName.endsWith(".git") ? rawName.slice(0, -".git".length) : rawName;
-  for (const part of [owner, name]) {
-    const reason = repoSegmentProblem(part);
-    if (reason !== undefined) {
-      return {
-        ok: false,
-        refusal: { kind: "invalid_repo_name", name: `${owner}/${name}`, reason },
-      };
-    }
+  const reason = repoPartsProblem(owner, name);
+  if (reason !== undefined) {
+    return { ok: false, refusal: { kind: "invalid_repo_name", name: `${owner}/${name}`, reason } };
   }
   return { ok: true, command: { service, owner, name, fullName: `${owner}/${name}` } };
 }

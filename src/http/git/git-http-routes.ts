@@ -231,10 +231,11 @@ function cgiVariables(
   if (contentType !== undefined && /^[\x20-\x7e]{1,200}$/.test(contentType)) {
     env.CONTENT_TYPE = contentType;
   }
-  const chunked = /chunked/i.test(c.req.header("transfer-encoding") ?? "");
-  const length = c.req.header("content-length");
-  // No CONTENT_LENGTH for a chunked body: http-backend then reads to the end of its input.
-  if (!chunked && length !== undefined && /^\d{1,15}$/.test(length)) env.CONTENT_LENGTH = length;
+  // Never CONTENT_LENGTH: Node's HTTP parser already frames the body (Content-Length or
+  // chunked), and http-backend then reads to the end of its input. With CONTENT_LENGTH set,
+  // git http-backend (2.39) copies a push body with a loop that treats end of input as
+  // "0 bytes read" and spins forever at full CPU when the input ends early — as when
+  // `lore serve` is killed mid-push and the orphaned process's stdin closes.
   const encoding = c.req.header("content-encoding")?.trim().toLowerCase();
   if (encoding === "gzip" || encoding === "x-gzip") env.HTTP_CONTENT_ENCODING = encoding;
   const protocol = c.req.header("git-protocol");
