@@ -19,13 +19,13 @@ import type { Migration } from "../migrate.js";
  */
 export const SERVER_MIGRATION_001 = `
 CREATE TABLE users (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   name TEXT NOT NULL UNIQUE,
   site_admin INTEGER NOT NULL DEFAULT 0,
   created_at INTEGER NOT NULL
 );
 CREATE TABLE groups (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   name TEXT NOT NULL UNIQUE,
   created_at INTEGER NOT NULL
 );
@@ -36,7 +36,7 @@ CREATE TABLE members (
 ) WITHOUT ROWID;
 CREATE INDEX members_by_user ON members (user_id);
 CREATE TABLE tokens (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
   hash TEXT NOT NULL UNIQUE,
   prefix TEXT NOT NULL,
@@ -48,7 +48,7 @@ CREATE TABLE tokens (
 );
 CREATE INDEX tokens_by_user ON tokens (user_id);
 CREATE TABLE ssh_keys (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
   algorithm TEXT NOT NULL,
   public_key TEXT NOT NULL,
@@ -58,7 +58,7 @@ CREATE TABLE ssh_keys (
 );
 CREATE INDEX ssh_keys_by_user ON ssh_keys (user_id);
 CREATE TABLE repos (
-  id INTEGER PRIMARY KEY,
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   owner TEXT NOT NULL,
   name TEXT NOT NULL,
   public INTEGER NOT NULL DEFAULT 0,

@@ -36,7 +36,11 @@ describe("SQLite server store", () => {
     expect(raw.pragma("journal_mode", { simple: true })).toBe("wal");
     expect(raw.pragma("user_version", { simple: true })).toBe(SERVER_MIGRATIONS.length);
     const tables = (
-      raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as {
+      raw
+        .prepare(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
+        )
+        .all() as {
         name: string;
       }[]
     ).map((row) => row.name);
@@ -197,6 +201,20 @@ describe("SQLite server store", () => {
     expect(await store.revokeToken(token.id)).toBe(true);
     expect(await store.revokeToken(token.id)).toBe(false);
     expect(await store.findTokenByHash("f00d")).toBeUndefined();
+    // An id is never given again: logs that name "token 1" keep meaning the revoked one.
+    const next = await store.addToken({
+      userId: anna.id,
+      hash: "f00e",
+      prefix: "lore_f00",
+      scopes: ["knowledge:read"],
+      label: "ci",
+      createdAt: 11,
+      expiresAt: null,
+    });
+    expect(next.id).toBeGreaterThan(token.id);
+    expect(await store.removeUser("anna")).toBe(true);
+    const again = await store.addUser({ name: "anna", siteAdmin: false, createdAt: 2 });
+    expect(again.id).toBeGreaterThan(anna.id);
   });
 
   it("sets, replaces, lists and revokes grants of users and groups; grantsFor folds groups in", async () => {
