@@ -6,10 +6,9 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { LoreError } from "../core/errors/lore-error.js";
+import { TOKEN_PREFIX } from "../services/access/tokens.js";
+import { queryHoldsToken } from "./git/git-credentials.js";
 import type { HttpEnv, ServerApi } from "./server-api.js";
-
-/** Query parameters that would carry a token in the URL. */
-const TOKEN_PARAMS = ["token", "access_token"] as const;
 
 /**
  * The token secret of an `Authorization` header.
@@ -48,8 +47,8 @@ export function tokenOf(header: string | undefined): string | undefined {
 }
 
 /**
- * The middleware: refuses a token in the URL (`?token=`, `?access_token=`: 400
- * `token_in_url`, before anything else), no token (401 `token_required`), an unknown or
+ * The middleware: refuses a token in the URL (`?token=`, `?access_token=`, `?private_token=`
+ * …, or any value that starts like a Lore token: 400 `token_in_url`, before anything else), no token (401 `token_required`), an unknown or
  * revoked one (401 `token_invalid`), an expired one (401 `token_expired`); sets the
  * `principal` variable otherwise. `GET`/`HEAD /healthz` pass without a token.
  *
@@ -57,8 +56,8 @@ export function tokenOf(header: string | undefined): string | undefined {
  */
 export function requireToken(api: Pick<ServerApi, "authenticate">): MiddlewareHandler<HttpEnv> {
   return async (c, next) => {
-    for (const name of TOKEN_PARAMS) {
-      if (c.req.query(name) !== undefined) throw new LoreError("token_in_url");
+    if (queryHoldsToken(new URL(c.req.url).searchParams, TOKEN_PREFIX)) {
+      throw new LoreError("token_in_url");
     }
     if (c.req.path === "/healthz" && (c.req.method === "GET" || c.req.method === "HEAD")) {
       await next();

@@ -180,7 +180,12 @@ describe("tokens", () => {
   });
 
   it("a token in the URL: 400 token_in_url, even with a valid header", async () => {
-    for (const query of [`token=${team.tokens.anna}`, `access_token=${team.tokens.anna}`]) {
+    for (const query of [
+      `token=${team.tokens.anna}`,
+      `access_token=${team.tokens.anna}`,
+      `private_token=${team.tokens.anna}`,
+      `q=${team.tokens.anna}`,
+    ]) {
       const answer = await team.app.request(`/api/v1/user?${query}`, { headers: bearer("anna") });
       expect(answer.status).toBe(400);
       expect(await answer.json()).toEqual({

@@ -308,7 +308,9 @@ describe("bodies", () => {
     socket.write(
       "POST /acme/app.git/git-receive-pack HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
         `Authorization: Bearer ${anna.token}\r\n` +
-        "Content-Type: application/x-git-receive-pack-request\r\nContent-Length: 100000\r\n\r\n0000",
+        "Content-Type: application/x-git-receive-pack-request\r\nContent-Length: 100000\r\n\r\n" +
+        // The start of a pkt-line (0x00a4 bytes announced, a few sent): git waits for the rest.
+        "00a40000000000000000000000000000000000000000 ",
     );
     const until = Date.now() + 20_000;
     while (server.services.load().running === 0 && Date.now() < until) {
