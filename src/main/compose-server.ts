@@ -34,7 +34,7 @@ import type { Lore, ServedIndex } from "./compose.js";
 import { hookInstallOptions } from "./compose-hook.js";
 import { indexHostedRepo } from "./index-hosted-repo.js";
 import { openServerStore } from "./open-server.js";
-import { createServerApi, type HostedRepo } from "./server-api.js";
+import { createServerApi, type HostedRepo, rootsForbidden } from "./server-api.js";
 
 /** The file of the owner's token in the data folder (mode 0600), written on a first start. */
 export const OWNER_TOKEN_FILE = "owner-token";
@@ -150,6 +150,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
       log,
       createMcpServer: (principal, requestLang) =>
         createMcpServer(api.mcpPort(principal), {
+          ...(principal.siteAdmin ? {} : { rootsRefusal: rootsForbidden() }),
           ...(options.toolNames === undefined ? {} : { toolNames: options.toolNames }),
           lang: requestLang,
           version: options.version,

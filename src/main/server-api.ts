@@ -58,7 +58,7 @@ export interface ServerApiDeps {
 }
 
 /** The refusal of a root tool to a caller who is not a site admin. */
-function rootsForbidden(): LoreError {
+export function rootsForbidden(): LoreError {
   const missing = "site admin rights (knowledge roots belong to the server's owner)";
   const missingRu = "права администратора сервера (корни знаний принадлежат владельцу сервера)";
   return new LoreError(

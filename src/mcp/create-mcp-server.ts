@@ -1,5 +1,6 @@
 import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Lang } from "../core/errors/localized-text.js";
+import type { LoreError } from "../core/errors/lore-error.js";
 import type { FederationPort } from "./federation-port.js";
 import { type FederationFeatures, registerFederationTools } from "./federation-tools.js";
 import type { KnowledgePort } from "./knowledge-port.js";
@@ -32,6 +33,13 @@ export interface McpServerOptions {
    * `registerFederationTools`). Default: a forge and the shared wiki (all ten listed).
    */
   federationFeatures?: FederationFeatures;
+  /**
+   * When set, the knowledge-root tools (read_file, write_file, route_context, status) are
+   * not listed, and a call to one answers this refusal — `lore serve` sets it for a token
+   * whose user is not a site admin (the roots belong to the server's owner), so a client
+   * lists only the tools that can work, as over stdio. Default: the root tools are listed.
+   */
+  rootsRefusal?: LoreError;
 }
 
 /**
@@ -65,10 +73,13 @@ export function createMcpServer(port: KnowledgePort, options: McpServerOptions =
   registerOpenTool(server, port, names, lang);
   registerCheckTool(server, port, names, lang);
   // Knowledge roots (seed 003).
-  registerReadFileTool(server, port, names, lang);
-  registerWriteFileTool(server, port, names, lang);
-  registerRouteContextTool(server, port, names, lang);
-  registerStatusTool(server, port, names, lang);
+  const roots = [names.readFile, names.writeFile, names.routeContext, names.status];
+  if (options.rootsRefusal === undefined) {
+    registerReadFileTool(server, port, names, lang);
+    registerWriteFileTool(server, port, names, lang);
+    registerRouteContextTool(server, port, names, lang);
+    registerStatusTool(server, port, names, lang);
+  }
   // Project wikis and federation (seeds 000/001): only the tools that can work.
   const features = options.federation
     ? (options.federationFeatures ?? { forge: true, sharedWiki: true })
@@ -76,8 +87,11 @@ export function createMcpServer(port: KnowledgePort, options: McpServerOptions =
   if (options.federation && features) {
     registerFederationTools(server, options.federation, names, lang, features);
   }
+  const rootsRefusal = options.rootsRefusal;
   installStrictToolCalls(server, byName, names, lang, (name) =>
-    unlistedToolError(name, names, features),
+    rootsRefusal !== undefined && roots.includes(name)
+      ? rootsRefusal
+      : unlistedToolError(name, names, features),
   );
   return server;
 }

@@ -2,6 +2,8 @@ import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { entry, ID_A, ID_C, K, ON_PATH } from "../helpers/push-entries.js";
 import { isolatedEnv, runLore } from "./run-lore.js";
@@ -218,5 +220,40 @@ describe("lore serve: git over HTTP and SSH, parse on push, the index read back"
     const anonymous = await fetch(`${base()}/api/v1/repos/acme/app/knowledge`);
     expect(anonymous.status).toBe(401);
     expect(await anonymous.json()).toMatchObject({ error: { code: "token_required" } });
+  });
+
+  it("over /mcp, the knowledge-root tools are listed to site admins only; a call by anyone else is forbidden", async () => {
+    const toolsOf = async (token: string) => {
+      const client = new Client({ name: "test", version: "1" });
+      await client.connect(
+        new StreamableHTTPClientTransport(served.url, {
+          requestInit: { headers: { authorization: `Bearer ${token}` } },
+        }),
+      );
+      try {
+        const names = (await client.listTools()).tools.map((tool) => tool.name);
+        const status = await client.callTool({ name: "knowledge_status", arguments: {} });
+        return { names, status };
+      } finally {
+        await client.close();
+      }
+    };
+    const owner = await toolsOf(served.token);
+    expect(owner.names).toContain("knowledge_status");
+    expect(owner.names).toContain("knowledge_recall");
+    expect(owner.status.isError).not.toBe(true);
+    const anna = await toolsOf(annaToken);
+    expect(anna.names).toContain("knowledge_recall");
+    for (const root of [
+      "knowledge_read_file",
+      "knowledge_write_file",
+      "knowledge_route_context",
+      "knowledge_status",
+    ]) {
+      expect(anna.names).not.toContain(root);
+    }
+    expect(anna.status.isError).toBe(true);
+    const text = (anna.status.content as { text: string }[])[0]?.text ?? "";
+    expect(JSON.parse(text).error.code).toBe("forbidden");
   });
 });
