@@ -5,6 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { readBlobsSync } from "../adapters/git-cli/read-blobs-sync.js";
+import { repoOfDraftSource } from "../core/drafts/draft.js";
 import { type Diagnostic, makeDiagnostic } from "../core/entry/diagnostic.js";
 import {
   type ContractClause,
@@ -18,6 +19,7 @@ import { evaluateContract } from "../core/entry/parse-contract.js";
 import { LoreError } from "../core/errors/lore-error.js";
 import { ContractLookup } from "./contract-lookup.js";
 import { type CounterRow, Counters, isBusy } from "./counters.js";
+import { DraftRows } from "./draft-rows.js";
 import { migrate } from "./migrate.js";
 import { openSqliteDatabase, type SqliteDatabase } from "./sqlite-database.js";
 import { TextSearch } from "./text-search.js";
@@ -168,6 +170,8 @@ export class EntryIndex {
   readonly contracts: ContractLookup;
   /** The mechanisms of the running version (see {@link OpenIndexOptions}). */
   readonly mechanisms: readonly string[];
+  /** Drafts (migration 6, see `draft-rows.ts`). */
+  readonly drafts: DraftRows;
   readonly #db: SqliteDatabase;
   readonly #counters: Counters;
   readonly #sql;
@@ -184,6 +188,7 @@ export class EntryIndex {
     const contracts = this.contracts;
     this.text = new TextSearch(db, () => contracts.firedFileIds());
     this.#counters = new Counters(db);
+    this.drafts = new DraftRows(db, this);
     const p = (sql: string) => db.prepare(sql);
     this.#sql = {
       listFiles: p("SELECT path, blob_sha FROM files WHERE repo = ?").raw(),
@@ -374,6 +379,11 @@ export class EntryIndex {
         file.document ?? indexDocument(file.parsed),
         file.bodyInGit === true,
       );
+      // A file that arrives with a draft's id replaces the draft (seed 004, «Снимает
+      // черновик попадание его файла в ветку по умолчанию»): the id, hence the counters,
+      // carry over.
+      if (repoOfDraftSource(file.repo) === undefined)
+        this.drafts.remove(file.repo, file.parsed.entry.id);
       return { stored: "entry" };
     });
   }

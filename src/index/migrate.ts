@@ -7,6 +7,7 @@ import { migration002 } from "./migrations/002-fts-delete.js";
 import { migration003 } from "./migrations/003-word-keys.js";
 import { MIGRATION_004 } from "./migrations/004-repositories.js";
 import { MIGRATION_005 } from "./migrations/005-body-in-git.js";
+import { MIGRATION_006 } from "./migrations/006-drafts.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
 
 /** One migration: SQL to run, or a step that runs statements itself (in the transaction). */
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
   migration003,
   MIGRATION_004,
   MIGRATION_005,
+  MIGRATION_006,
 ];
 
 /** The schema version this build of Lore writes. */

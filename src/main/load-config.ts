@@ -51,9 +51,9 @@ export interface LoreSettings {
   /**
    * `lore serve`: address (defaults `127.0.0.1`, `7377`), data folder (`[server] data`,
    * default `$XDG_DATA_HOME/lore/server`) and SSH port (`[server] ssh_port`, default `7378`,
-   * `0` = off).
+   * `0` = off); the team server a client uses (`[server] url`, absent = local mode).
    */
-  server: { host: string; port: number; data: string; sshPort: number };
+  server: { host: string; port: number; data: string; sshPort: number; url?: string };
   /**
    * The knowledge roots of `[knowledge]` (knowledge roots, seed 003): primary, named, read-only, in that
    * order; absent when the file has no `[knowledge]` table. Paths: `~` expanded, relative
@@ -249,6 +249,7 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoreSettings {
       port: file.server?.port ?? CONFIG_DEFAULTS.port,
       data: file.server?.data ?? join(dataHome(env), "lore", "server"),
       sshPort: file.server?.ssh_port ?? CONFIG_DEFAULTS.sshPort,
+      ...(file.server?.url === undefined ? {} : { url: file.server.url.replace(/\/+$/, "") }),
     },
   };
   if (env.LORE_DB) {

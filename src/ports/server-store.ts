@@ -106,6 +106,48 @@ export interface ServerStore {
   unprotectBranch(repoId: number, pattern: string): Promise<boolean>;
   listBranchRules(repoId: number): Promise<BranchRule[]>;
 
+  // --- draft limits (seed 004 "Интерфейс": /admin/knowledge/limits/{users|groups}/{id}) ---
+  /** Sets (or replaces) the draft limit of one user or group. */
+  setDraftLimit(subject: Subject, limit: number): Promise<void>;
+  /** The draft limit set for one user or group; `undefined` when none is set. */
+  getDraftLimit(subject: Subject): Promise<number | undefined>;
+  /** Removes a draft limit; false when none was set. */
+  removeDraftLimit(subject: Subject): Promise<boolean>;
+
+  // --- merge requests (hosted repositories) ------------------------------------------
+  /**
+   * Opens a merge request; its `number` is the repository's next (1, 2, …; never given
+   * again after a deletion of the repository's requests).
+   */
+  addMergeRequest(request: {
+    repoId: number;
+    source: string;
+    target: string;
+    title: string;
+    body: string;
+    /** `machine` only when the server opened it (delivery); clients cannot set it. */
+    origin: "human" | "machine";
+    authorId: number;
+    createdAt: number;
+  }): Promise<MergeRequestRecord>;
+  getMergeRequest(repoId: number, number: number): Promise<MergeRequestRecord | undefined>;
+  /** A repository's requests, newest first; `state`/`source` filter when given. */
+  listMergeRequests(
+    repoId: number,
+    filter?: { state?: MergeRequestState; source?: string },
+  ): Promise<MergeRequestRecord[]>;
+  /**
+   * Moves an open request to `closed` or `merged` (with the merge commit); false when it
+   * was not open (nothing changes).
+   */
+  finishMergeRequest(
+    repoId: number,
+    number: number,
+    end: { state: "closed" | "merged"; at: number; byId: number; mergeCommit?: string },
+  ): Promise<boolean>;
+  /** Records a user's approval; approving twice is a no-op. */
+  approveMergeRequest(repoId: number, number: number, userId: number, at: number): Promise<void>;
+
   /** Closes the connection. Idempotent. */
   close(): Promise<void>;
 }
@@ -185,4 +227,35 @@ export interface BranchRule {
   pushUserIds: number[];
   pushGroupIds: number[];
   allowForcePush: boolean;
+  /**
+   * Approvals a merge request into a matching branch needs before a writer may merge it.
+   * Default (absent) 0.
+   */
+  requiredApprovals?: number;
+}
+
+/** Where a merge request stands. */
+export type MergeRequestState = "open" | "closed" | "merged";
+
+/** A merge request of a hosted repository. */
+export interface MergeRequestRecord {
+  id: number;
+  repoId: number;
+  /** Per repository: 1, 2, … */
+  number: number;
+  source: string;
+  target: string;
+  title: string;
+  body: string;
+  origin: "human" | "machine";
+  state: MergeRequestState;
+  authorId: number;
+  createdAt: number;
+  /** When it was closed or merged; `null` while open. */
+  endedAt: number | null;
+  /** Who closed or merged it; `null` while open. */
+  endedById: number | null;
+  mergeCommit: string | null;
+  /** Approvals, oldest first. */
+  approvals: { userId: number; at: number }[];
 }

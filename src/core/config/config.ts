@@ -33,6 +33,12 @@ export interface ConfigFile {
     data?: string;
     /** TCP port of the built-in SSH server (git over SSH); `0` = off. Default: `7378`. */
     ssh_port?: number;
+    /**
+     * The team server a client uses (`lore mcp` drafts, `lore draft`, `lore deliver`,
+     * `lore mr`), e.g. `http://lore.example.com:7377`; its token is `[server] token` of
+     * `auth.toml`. Default: none (local mode).
+     */
+    url?: string;
   };
   /**
    * Knowledge roots (seed 003): `primary`, `[knowledge.roots]`,
@@ -108,7 +114,7 @@ const KNOWN_CONFIG_KEYS: Record<string, readonly string[]> = {
   wiki: ["shared"],
   projects: ["cache"],
   index: ["database", "repos"],
-  server: ["host", "port", "data", "ssh_port"],
+  server: ["host", "port", "data", "ssh_port", "url"],
   knowledge: ["primary", "roots", "read_only"],
   "knowledge.read_only": ["id", "path"],
 };
@@ -148,6 +154,7 @@ const schema = z.strictObject({
       port: z.number().int().min(0).max(65535).optional(),
       data: pathString.optional(),
       ssh_port: z.number().int().min(0).max(65535).optional(),
+      url: z.url({ protocol: /^https?$/ }).optional(),
     })
     .optional(),
   knowledge: z

@@ -70,6 +70,20 @@ export const ERROR_CODES = {
   route_not_found: "not_found",
   server_busy: "unavailable",
   ssh_command_refused: "invalid_input",
+  draft_not_found: "not_found",
+  draft_limit_reached: "conflict",
+  draft_too_large: "invalid_input",
+  draft_id_taken: "conflict",
+  unknown_field: "invalid_input",
+  branch_not_found: "not_found",
+  branch_exists: "conflict",
+  merge_conflict: "conflict",
+  mr_not_found: "not_found",
+  mr_not_open: "conflict",
+  approvals_required: "forbidden",
+  limit_not_found: "not_found",
+  server_not_configured: "invalid_input",
+  server_unreachable: "unavailable",
   forge_failed: "internal",
   git_failed: "internal",
   index_failed: "internal",
@@ -245,6 +259,62 @@ const MESSAGES: Record<ErrorCode, LocalizedText> = {
   ssh_command_refused: {
     en: "this SSH server runs git-upload-pack and git-receive-pack of one repository only (e.g. git clone ssh://git@HOST:PORT/OWNER/NAME.git); refused: {command}",
     ru: "этот сервер SSH выполняет только git-upload-pack и git-receive-pack одного репозитория (например, git clone ssh://git@HOST:PORT/OWNER/NAME.git); отклонено: {command}",
+  },
+  draft_not_found: {
+    en: "no draft {id} in {repo}",
+    ru: "в {repo} нет черновика {id}",
+  },
+  draft_limit_reached: {
+    en: "{author} already holds {count} drafts, the limit is {limit}; deliver or remove some (lore deliver, lore draft rm), or ask an admin to raise the limit",
+    ru: "у {author} уже {count} черновиков при пределе {limit}; доставьте или снимите часть (lore deliver, lore draft rm) либо попросите администратора поднять предел",
+  },
+  draft_too_large: {
+    en: "the draft's file would be {size} bytes, over the {limit}-byte limit of one entry file (frontmatter included); shorten the body",
+    ru: "файл черновика занял бы {size} байт, больше предела {limit} байт на файл записи (вместе с заголовком); сократите тело",
+  },
+  draft_id_taken: {
+    en: "id {id} is already held by {path} in {repo}; leave id out and one is assigned",
+    ru: "идентификатор {id} уже занят файлом {path} в {repo}; не указывайте id — он будет назначен",
+  },
+  unknown_field: {
+    en: "unknown field “{field}”{hint}",
+    ru: "неизвестное поле «{field}»{hint_ru}",
+  },
+  branch_not_found: {
+    en: "no branch {branch} in {repo}",
+    ru: "в {repo} нет ветки {branch}",
+  },
+  branch_exists: {
+    en: "branch {branch} already exists in {repo}; give another label",
+    ru: "ветка {branch} уже есть в {repo}; укажите другую метку",
+  },
+  merge_conflict: {
+    en: "{source} cannot be merged into {target}: they conflict in {paths}; merge {target} into {source}, resolve, push, and merge again",
+    ru: "{source} не сливается в {target}: конфликт в {paths}; слейте {target} в {source}, разрешите конфликт, отправьте и повторите слияние",
+  },
+  mr_not_found: {
+    en: "no merge request #{number} in {repo}",
+    ru: "в {repo} нет запроса на слияние #{number}",
+  },
+  mr_not_open: {
+    en: "merge request #{number} is {state}, not open",
+    ru: "запрос на слияние #{number} уже не открыт ({state_ru})",
+  },
+  approvals_required: {
+    en: "{target} needs {required} approval(s) before a merge; #{number} has {count}",
+    ru: "для слияния в {target} нужно одобрений: {required}; у #{number} — {count}",
+  },
+  limit_not_found: {
+    en: "no draft limit is set for {subject}; the default ({default}) applies",
+    ru: "для {subject} предел черновиков не задан; действует предел по умолчанию ({default})",
+  },
+  server_not_configured: {
+    en: 'no team server is configured: set [server] url in lore.toml and write [server] token = "…" to {auth} (chmod 600)',
+    ru: 'сервер команды не настроен: задайте [server] url в lore.toml и запишите [server] token = "…" в {auth} (chmod 600)',
+  },
+  server_unreachable: {
+    en: "the team server {url} does not answer ({reason}); start it (lore serve) or fix [server] url; recall still works on local knowledge",
+    ru: "сервер команды {url} не отвечает ({reason}); запустите его (lore serve) или исправьте [server] url; recall по-прежнему работает по локальному знанию",
   },
   forge_failed: {
     en: "the forge answered HTTP {status}: {reason}",

@@ -97,7 +97,54 @@ CREATE INDEX branch_rule_pushers_by_group ON branch_rule_pushers (group_id);
 `;
 
 /**
+ * Migration 2: drafts and merge requests (seed 004, "Как знание выходит наружу",
+ * "Происхождение запроса ставит сервер", "Интерфейс").
+ *
+ * - `draft_limits`: the draft limit of a user or a group (exactly one of the two set).
+ * - `merge_requests`: per repository `number` (1, 2, …; `next_mr_number` on `repos` hands
+ *   them out, so a number is never given twice); `origin` is `machine` only for a request
+ *   the server opened. `mr_approvals`: one row per approving user.
+ * - `branch_rules.required_approvals`: approvals a merge into a matching branch needs.
+ */
+export const SERVER_MIGRATION_002 = `
+CREATE TABLE draft_limits (
+  user_id INTEGER REFERENCES users (id) ON DELETE CASCADE,
+  group_id INTEGER REFERENCES groups (id) ON DELETE CASCADE,
+  draft_limit INTEGER NOT NULL CHECK (draft_limit >= 0),
+  CHECK ((user_id IS NULL) <> (group_id IS NULL))
+);
+CREATE UNIQUE INDEX draft_limits_of_user ON draft_limits (user_id) WHERE user_id IS NOT NULL;
+CREATE UNIQUE INDEX draft_limits_of_group ON draft_limits (group_id) WHERE group_id IS NOT NULL;
+ALTER TABLE repos ADD COLUMN next_mr_number INTEGER NOT NULL DEFAULT 1;
+CREATE TABLE merge_requests (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  repo_id INTEGER NOT NULL REFERENCES repos (id) ON DELETE CASCADE,
+  number INTEGER NOT NULL,
+  source TEXT NOT NULL,
+  target TEXT NOT NULL,
+  title TEXT NOT NULL,
+  body TEXT NOT NULL DEFAULT '',
+  origin TEXT NOT NULL CHECK (origin IN ('human', 'machine')),
+  state TEXT NOT NULL DEFAULT 'open' CHECK (state IN ('open', 'closed', 'merged')),
+  author_id INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  ended_at INTEGER,
+  ended_by_id INTEGER,
+  merge_commit TEXT,
+  UNIQUE (repo_id, number)
+);
+CREATE INDEX merge_requests_by_source ON merge_requests (repo_id, source);
+CREATE TABLE mr_approvals (
+  mr_id INTEGER NOT NULL REFERENCES merge_requests (id) ON DELETE CASCADE,
+  user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  at INTEGER NOT NULL,
+  PRIMARY KEY (mr_id, user_id)
+) WITHOUT ROWID;
+ALTER TABLE branch_rules ADD COLUMN required_approvals INTEGER NOT NULL DEFAULT 0;
+`;
+
+/**
  * The server database's migrations in order: migration `i` (0-based) brings the schema
  * from version `i` to `i + 1`.
  */
-export const SERVER_MIGRATIONS: readonly Migration[] = [SERVER_MIGRATION_001];
+export const SERVER_MIGRATIONS: readonly Migration[] = [SERVER_MIGRATION_001, SERVER_MIGRATION_002];

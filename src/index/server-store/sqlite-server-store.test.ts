@@ -47,9 +47,12 @@ describe("SQLite server store", () => {
     expect(tables).toEqual([
       "branch_rule_pushers",
       "branch_rules",
+      "draft_limits",
       "grants",
       "groups",
       "members",
+      "merge_requests",
+      "mr_approvals",
       "repos",
       "ssh_keys",
       "tokens",
@@ -83,7 +86,9 @@ describe("SQLite server store", () => {
       error = caught as LoreError;
     }
     expect(error?.code).toBe("index_failed");
-    expect(error?.message).toContain("the server database has schema version 2");
+    expect(error?.message).toContain(
+      `the server database has schema version ${SERVER_MIGRATIONS.length + 1}`,
+    );
     store = openSqliteServerStore(":memory:");
   });
 
@@ -295,6 +300,7 @@ describe("SQLite server store", () => {
         pushUserIds: [anna.id],
         pushGroupIds: [],
         allowForcePush: false,
+        requiredApprovals: 0,
       },
       {
         repoId: app.id,
@@ -302,6 +308,7 @@ describe("SQLite server store", () => {
         pushUserIds: [],
         pushGroupIds: [],
         allowForcePush: true,
+        requiredApprovals: 0,
       },
     ]);
     expect(await store.unprotectBranch(app.id, "main")).toBe(true);
@@ -337,5 +344,88 @@ describe("a damaged server database", () => {
     );
     expect((caught as LoreError).data.sqlite).toBe("SQLITE_NOTADB");
     rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe("SQLite server store: drafts and merge requests", () => {
+  let dir: string;
+  let store: ServerStore;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "lore-server-store-"));
+    store = openSqliteServerStore(join(dir, SERVER_DB_FILE));
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("keeps draft limits per user and per group, replaced and removed", async () => {
+    const anna = await store.addUser({ name: "anna", siteAdmin: false, createdAt: 1 });
+    const team = await store.addGroup({ name: "team", createdAt: 1 });
+    expect(await store.getDraftLimit({ kind: "user", id: anna.id })).toBeUndefined();
+    await store.setDraftLimit({ kind: "user", id: anna.id }, 300);
+    await store.setDraftLimit({ kind: "user", id: anna.id }, 400);
+    await store.setDraftLimit({ kind: "group", id: team.id }, 250);
+    expect(await store.getDraftLimit({ kind: "user", id: anna.id })).toBe(400);
+    expect(await store.getDraftLimit({ kind: "group", id: team.id })).toBe(250);
+    expect(await store.removeDraftLimit({ kind: "user", id: anna.id })).toBe(true);
+    expect(await store.removeDraftLimit({ kind: "user", id: anna.id })).toBe(false);
+    expect(await store.getDraftLimit({ kind: "group", id: team.id })).toBe(250);
+  });
+
+  it("numbers merge requests per repository, records approvals once and ends an open one once", async () => {
+    const anna = await store.addUser({ name: "anna", siteAdmin: false, createdAt: 1 });
+    const bob = await store.addUser({ name: "bob", siteAdmin: false, createdAt: 1 });
+    const app = await store.addRepo({
+      owner: "acme",
+      name: "app",
+      public: false,
+      defaultBranch: "main",
+      createdAt: 1,
+    });
+    const lib = await store.addRepo({
+      owner: "acme",
+      name: "lib",
+      public: false,
+      defaultBranch: "main",
+      createdAt: 1,
+    });
+    const open = (repoId: number, source: string) =>
+      store.addMergeRequest({
+        repoId,
+        source,
+        target: "main",
+        title: source,
+        body: "",
+        origin: "human",
+        authorId: anna.id,
+        createdAt: 5,
+      });
+    expect((await open(app.id, "a")).number).toBe(1);
+    expect((await open(app.id, "b")).number).toBe(2);
+    expect((await open(lib.id, "c")).number).toBe(1);
+    await store.approveMergeRequest(app.id, 2, bob.id, 7);
+    await store.approveMergeRequest(app.id, 2, bob.id, 9);
+    const two = await store.getMergeRequest(app.id, 2);
+    expect(two?.approvals).toEqual([{ userId: bob.id, at: 7 }]);
+    expect(
+      await store.finishMergeRequest(app.id, 2, {
+        state: "merged",
+        at: 10,
+        byId: bob.id,
+        mergeCommit: "abc",
+      }),
+    ).toBe(true);
+    expect(
+      await store.finishMergeRequest(app.id, 2, { state: "closed", at: 11, byId: bob.id }),
+    ).toBe(false);
+    expect((await store.getMergeRequest(app.id, 2))?.state).toBe("merged");
+    expect((await store.listMergeRequests(app.id, { state: "open" })).map((m) => m.number)).toEqual(
+      [1],
+    );
+    expect((await store.listMergeRequests(app.id)).map((m) => m.number)).toEqual([2, 1]);
+    expect((await store.listMergeRequests(app.id, { source: "a" })).map((m) => m.source)).toEqual([
+      "a",
+    ]);
   });
 });

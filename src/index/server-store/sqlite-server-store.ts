@@ -11,6 +11,8 @@ import type {
   GrantRecord,
   GroupRecord,
   KeyRecord,
+  MergeRequestRecord,
+  MergeRequestState,
   RepoRecord,
   ServerStore,
   Subject,
@@ -74,6 +76,23 @@ interface RuleRow {
   repo_id: number;
   pattern: string;
   allow_force_push: number;
+  required_approvals: number;
+}
+interface MergeRequestRow {
+  id: number;
+  repo_id: number;
+  number: number;
+  source: string;
+  target: string;
+  title: string;
+  body: string;
+  origin: "human" | "machine";
+  state: MergeRequestState;
+  author_id: number;
+  created_at: number;
+  ended_at: number | null;
+  ended_by_id: number | null;
+  merge_commit: string | null;
 }
 interface PusherRow {
   pattern: string;
@@ -590,8 +609,10 @@ class SqliteServerStore implements ServerStore {
           .prepare("DELETE FROM branch_rules WHERE repo_id = ? AND pattern = ?")
           .run(rule.repoId, rule.pattern);
         this.db
-          .prepare("INSERT INTO branch_rules (repo_id, pattern, allow_force_push) VALUES (?, ?, ?)")
-          .run(rule.repoId, rule.pattern, rule.allowForcePush ? 1 : 0);
+          .prepare(
+            "INSERT INTO branch_rules (repo_id, pattern, allow_force_push, required_approvals) VALUES (?, ?, ?, ?)",
+          )
+          .run(rule.repoId, rule.pattern, rule.allowForcePush ? 1 : 0, rule.requiredApprovals ?? 0);
         const pusher = this.stmt(
           "INSERT INTO branch_rule_pushers (repo_id, pattern, user_id, group_id) VALUES (?, ?, ?, ?)",
         );
@@ -632,8 +653,164 @@ class SqliteServerStore implements ServerStore {
           .filter((p) => p.pattern === row.pattern && p.group_id !== null)
           .map((p) => p.group_id as number),
         allowForcePush: row.allow_force_push !== 0,
+        requiredApprovals: row.required_approvals,
       }));
     });
+  }
+
+  // --- draft limits ------------------------------------------------------------------
+  setDraftLimit(subject: Subject, limit: number): Promise<void> {
+    return guarded(this.file, () => {
+      const { user_id, group_id } = subjectColumns(subject);
+      this.db.transaction(() => {
+        this.stmt("DELETE FROM draft_limits WHERE user_id IS ? AND group_id IS ?").run(
+          user_id,
+          group_id,
+        );
+        this.stmt("INSERT INTO draft_limits (user_id, group_id, draft_limit) VALUES (?, ?, ?)").run(
+          user_id,
+          group_id,
+          limit,
+        );
+      })();
+    });
+  }
+
+  getDraftLimit(subject: Subject): Promise<number | undefined> {
+    return guarded(this.file, () => {
+      const { user_id, group_id } = subjectColumns(subject);
+      return this.stmt("SELECT draft_limit FROM draft_limits WHERE user_id IS ? AND group_id IS ?")
+        .pluck()
+        .get(user_id, group_id) as number | undefined;
+    });
+  }
+
+  removeDraftLimit(subject: Subject): Promise<boolean> {
+    return guarded(this.file, () => {
+      const { user_id, group_id } = subjectColumns(subject);
+      return (
+        this.stmt("DELETE FROM draft_limits WHERE user_id IS ? AND group_id IS ?").run(
+          user_id,
+          group_id,
+        ).changes > 0
+      );
+    });
+  }
+
+  // --- merge requests ----------------------------------------------------------------
+  addMergeRequest(request: {
+    repoId: number;
+    source: string;
+    target: string;
+    title: string;
+    body: string;
+    origin: "human" | "machine";
+    authorId: number;
+    createdAt: number;
+  }): Promise<MergeRequestRecord> {
+    return guarded(this.file, () =>
+      this.db.transaction(() => {
+        const number = this.stmt(
+          "UPDATE repos SET next_mr_number = next_mr_number + 1 WHERE id = ? RETURNING next_mr_number - 1",
+        )
+          .pluck()
+          .get(request.repoId) as number | undefined;
+        if (number === undefined)
+          throw new LoreError("repo_not_found", { repo: String(request.repoId) });
+        const row = this.stmt(
+          `INSERT INTO merge_requests (repo_id, number, source, target, title, body, origin, author_id, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+        ).get(
+          request.repoId,
+          number,
+          request.source,
+          request.target,
+          request.title,
+          request.body,
+          request.origin,
+          request.authorId,
+          request.createdAt,
+        ) as MergeRequestRow;
+        return this.toMergeRequest(row);
+      })(),
+    );
+  }
+
+  getMergeRequest(repoId: number, number: number): Promise<MergeRequestRecord | undefined> {
+    return guarded(this.file, () => {
+      const row = this.stmt("SELECT * FROM merge_requests WHERE repo_id = ? AND number = ?").get(
+        repoId,
+        number,
+      ) as MergeRequestRow | undefined;
+      return row === undefined ? undefined : this.toMergeRequest(row);
+    });
+  }
+
+  listMergeRequests(
+    repoId: number,
+    filter: { state?: MergeRequestState; source?: string } = {},
+  ): Promise<MergeRequestRecord[]> {
+    return guarded(this.file, () =>
+      (
+        this.stmt(
+          `SELECT * FROM merge_requests WHERE repo_id = ? AND (? IS NULL OR state = ?)
+             AND (? IS NULL OR source = ?) ORDER BY number DESC`,
+        ).all(
+          repoId,
+          filter.state ?? null,
+          filter.state ?? null,
+          filter.source ?? null,
+          filter.source ?? null,
+        ) as MergeRequestRow[]
+      ).map((row) => this.toMergeRequest(row)),
+    );
+  }
+
+  finishMergeRequest(
+    repoId: number,
+    number: number,
+    end: { state: "closed" | "merged"; at: number; byId: number; mergeCommit?: string },
+  ): Promise<boolean> {
+    return guarded(
+      this.file,
+      () =>
+        this.stmt(
+          `UPDATE merge_requests SET state = ?, ended_at = ?, ended_by_id = ?, merge_commit = ?
+           WHERE repo_id = ? AND number = ? AND state = 'open'`,
+        ).run(end.state, end.at, end.byId, end.mergeCommit ?? null, repoId, number).changes > 0,
+    );
+  }
+
+  approveMergeRequest(repoId: number, number: number, userId: number, at: number): Promise<void> {
+    return guarded(this.file, () => {
+      this.stmt(
+        `INSERT OR IGNORE INTO mr_approvals (mr_id, user_id, at)
+         SELECT id, ?, ? FROM merge_requests WHERE repo_id = ? AND number = ?`,
+      ).run(userId, at, repoId, number);
+    });
+  }
+
+  private toMergeRequest(row: MergeRequestRow): MergeRequestRecord {
+    const approvals = this.stmt(
+      "SELECT user_id AS userId, at FROM mr_approvals WHERE mr_id = ? ORDER BY at, user_id",
+    ).all(row.id) as { userId: number; at: number }[];
+    return {
+      id: row.id,
+      repoId: row.repo_id,
+      number: row.number,
+      source: row.source,
+      target: row.target,
+      title: row.title,
+      body: row.body,
+      origin: row.origin,
+      state: row.state,
+      authorId: row.author_id,
+      createdAt: row.created_at,
+      endedAt: row.ended_at,
+      endedById: row.ended_by_id,
+      mergeCommit: row.merge_commit,
+      approvals,
+    };
   }
 
   close(): Promise<void> {
