@@ -10,6 +10,10 @@ export const ErrorSchema = z
     error: z.object({
       code: z.string().openapi({ example: "repo_not_found" }),
       message: z.string().openapi({ example: "no repository acme/app" }),
+      data: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .openapi({ description: "Structured details, e.g. `diagnostics` of a refused entry" }),
     }),
   })
   .openapi("Error");

@@ -29,15 +29,18 @@ export function statusOf(error: LoreError): number {
 
 /** The JSON body of a refusal. */
 export interface ErrorBody {
-  error: { code: string; message: string };
+  /** `data`: the refusal's structured details when it has any (e.g. `diagnostics` of a refused entry). */
+  error: { code: string; message: string; data?: Record<string, unknown> };
 }
 
 /**
- * The body of a refusal: its machine code and its message in `lang`.
+ * The body of a refusal: its machine code, its message in `lang` and, when it has any, its
+ * structured details.
  *
  * @param error - the refusal.
  * @param lang - the language of the message (from `Accept-Language`).
  */
 export function errorBody(error: LoreError, lang: Lang): ErrorBody {
-  return { error: { code: error.code, message: error.text[lang] } };
+  const data = Object.keys(error.data).length > 0 ? { data: error.data } : {};
+  return { error: { code: error.code, message: error.text[lang], ...data } };
 }

@@ -42,6 +42,29 @@ export function authFilePath(env: ForgeEnv): string {
  *   (not TOML, or no `[gitea] token`).
  */
 export function loadForgeAuth(options: { env: ForgeEnv; path?: string }): ForgeAuth | null {
+  const read = readAuthFile(options);
+  if (read === null) return null;
+  const token = (read.table.gitea as { token?: unknown } | undefined)?.token;
+  if (typeof token !== "string" || token.trim() === "")
+    throw new LoreError("config_invalid", {
+      reason: `${read.path}: no [gitea] token`,
+      reason_ru: `${read.path}: нет [gitea] token`,
+    });
+  return { token: token.trim() };
+}
+
+/**
+ * Reads `auth.toml` whole (the forge's `[gitea]` and the team server's `[server]` tokens),
+ * refusing a file group or others may read.
+ *
+ * @param options - `env` for the default path, or `path` to read another file.
+ * @returns the path and the parsed table, or `null` when the file does not exist.
+ * @throws LoreError `auth_file_insecure`, `config_invalid` (not TOML).
+ */
+export function readAuthFile(options: {
+  env: ForgeEnv;
+  path?: string;
+}): { path: string; table: Record<string, unknown> } | null {
   const path = options.path ?? authFilePath(options.env);
   const info = statSync(path, { throwIfNoEntry: false });
   if (info === undefined) return null;
@@ -50,9 +73,8 @@ export function loadForgeAuth(options: { env: ForgeEnv; path?: string }): ForgeA
       path,
       mode: (info.mode & 0o777).toString(8).padStart(4, "0"),
     });
-  let parsed: Record<string, unknown>;
   try {
-    parsed = parseToml(readFileSync(path, "utf8")) as Record<string, unknown>;
+    return { path, table: parseToml(readFileSync(path, "utf8")) as Record<string, unknown> };
   } catch (error) {
     throw new LoreError(
       "config_invalid",
@@ -60,13 +82,6 @@ export function loadForgeAuth(options: { env: ForgeEnv; path?: string }): ForgeA
       { cause: error },
     );
   }
-  const token = (parsed.gitea as { token?: unknown } | undefined)?.token;
-  if (typeof token !== "string" || token.trim() === "")
-    throw new LoreError("config_invalid", {
-      reason: `${path}: no [gitea] token`,
-      reason_ru: `${path}: нет [gitea] token`,
-    });
-  return { token: token.trim() };
 }
 
 /** A configured forge: the port, the owner passed to its reads, and where it is (for `synced_from`). */
