@@ -296,7 +296,11 @@ describe("lore user, token, group, access, key, repo, branch on the server datab
 
   it("lore repo rm removes the record, its grants and the bare folder", async () => {
     const bare = join(data, "repos", "acme", "app.git");
-    expect(await lore("repo", "rm", "acme/app")).toMatchObject({
+    const unconfirmed = await lore("repo", "rm", "acme/app");
+    expect(unconfirmed.code).toBe(2);
+    expect(unconfirmed.stderr).toContain("run lore repo rm acme/app --yes");
+    expect(existsSync(bare)).toBe(true);
+    expect(await lore("repo", "rm", "acme/app", "--yes")).toMatchObject({
       code: 0,
       stdout: `removed acme/app and ${bare}\n`,
     });
@@ -304,7 +308,7 @@ describe("lore user, token, group, access, key, repo, branch on the server datab
     expect((await lore("access", "list", "acme/app")).stderr).toBe(
       "lore: no repository acme/app [repo_not_found]\n",
     );
-    expect((await lore("repo", "rm", "acme/app")).code).toBe(3);
+    expect((await lore("repo", "rm", "acme/app", "--yes")).code).toBe(3);
     expect((await lore("repo", "list")).stdout).toBe("acme/docs  public  trunk\n");
   });
 

@@ -1,3 +1,4 @@
+import { LoreError } from "../../core/errors/lore-error.js";
 import { flag, printJson, stringOption } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
@@ -12,7 +13,7 @@ import {
 const USAGE = [
   "lore repo create <owner/name> [--public] [--default-branch main] [--json]",
   "lore repo list [--json]",
-  "lore repo rm <owner/name>",
+  "lore repo rm <owner/name> --yes",
 ];
 
 /** `lore repo create|list|rm`: repositories hosted by the team server. */
@@ -26,18 +27,20 @@ export const repoCommand: Command = {
     "by lore serve over HTTP and SSH. Names: owner/name, each part 1–100 of a-z, 0-9, “.”,",
     "“_”, “-”, not starting with “-” or “.”, no “..”, not ending in .git; upper case is",
     "refused (write it lower-case). rm deletes the record, its grants and branch rules and",
-    "the bare folder with all its history.",
+    "the bare folder with all its history; it asks for --yes, since nothing brings them back.",
     "",
     "Options:",
     "  --public               readable by every user of the server (still with a token)",
     "  --default-branch NAME  the branch HEAD names and the index follows (default main)",
     "  --json                 print the repository (create) or the repositories (list)",
+    "  --yes                  rm: yes, delete the repository and its history",
     "",
     "Exit codes: 0 done, 2 invalid name, 3 no such repository (rm), 4 it already exists.",
   ].join("\n"),
   options: {
     public: { type: "boolean" },
     "default-branch": { type: "string" },
+    yes: { type: "boolean" },
     json: { type: "boolean" },
   },
   async run(ctx, args) {
@@ -98,8 +101,15 @@ export const repoCommand: Command = {
           }
         }
       } else {
-        onlyOptions(args, [], "repo rm");
+        onlyOptions(args, ["yes"], "repo rm");
         expectPositionals(rest, 1, 1, USAGE);
+        if (args.values.yes !== true) {
+          const name = rest[0] as string;
+          throw new LoreError("invalid_input", {
+            reason: `lore repo rm deletes ${name} with all its history and cannot be undone; run lore repo rm ${name} --yes`,
+            reason_ru: `lore repo rm удаляет ${name} со всей историей, и это не отменить; выполните lore repo rm ${name} --yes`,
+          });
+        }
         const dir = await hosted.removeRepo({ store, dataDir }, rest[0] as string);
         say(ctx, `removed ${rest[0]} and ${dir}`, `удалён ${rest[0]} и ${dir}`);
       }
