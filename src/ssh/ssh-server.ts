@@ -187,7 +187,7 @@ function refuse(channel: ServerChannel, error: unknown, lang: "en" | "ru"): void
     ? error
     : new LoreError("internal", { reason: "the git request failed" }, { cause: error });
   try {
-    channel.stderr.write(`lore: ${lang === "ru" ? lore.text.ru : lore.text.en} (${lore.code})\n`);
+    channel.stderr.write(`lore: ${lang === "ru" ? lore.text.ru : lore.text.en} [${lore.code}]\n`);
     channel.exit(1);
     channel.end();
   } catch {

@@ -59,7 +59,7 @@ async function settled(target: GitTestServer): Promise<{ running: number; queued
 
 const REFUSED = (command: string) =>
   "lore: this SSH server runs git-upload-pack and git-receive-pack of one repository only " +
-  `(e.g. git clone ssh://git@HOST:PORT/OWNER/NAME.git); refused: ${command} (ssh_command_refused)\n`;
+  `(e.g. git clone ssh://git@HOST:PORT/OWNER/NAME.git); refused: ${command} [ssh_command_refused]\n`;
 
 beforeAll(async () => {
   server = await startGitServer();
@@ -172,10 +172,10 @@ describe("commands", () => {
   it("`..` and a leading - in the path are refused before git runs", async () => {
     const dots = await ssh(anna.keyPath, ["git-upload-pack '/acme/../acme/app.git'"]);
     expect(dots.code).toBe(1);
-    expect(dots.stderr).toContain("(ssh_command_refused)");
+    expect(dots.stderr).toContain("[ssh_command_refused]");
     const dash = await ssh(anna.keyPath, ["git-upload-pack '/acme/-app.git'"]);
     expect(dash.code).toBe(1);
-    expect(dash.stderr).toMatch(/^lore: acme\/-app .*\(invalid_repo_name\)\n$/);
+    expect(dash.stderr).toMatch(/^lore: acme\/-app .*\[invalid_repo_name\]\n$/);
   });
 
   it("GIT_PROTOCOL is honoured: version=2 gets the v2 capability advertisement", async () => {

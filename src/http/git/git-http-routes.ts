@@ -309,7 +309,7 @@ function refusal(c: Context<Bindings>, error: unknown, deps: GitHttpDeps): Respo
   const status = STATUS[lore.kind];
   if ((c.req.header("user-agent") ?? "").startsWith("git/")) {
     headers.set("Content-Type", "text/plain; charset=utf-8");
-    return new Response(`${message} (${lore.code})\n`, { status, headers });
+    return new Response(`${message} [${lore.code}]\n`, { status, headers });
   }
   headers.set("Content-Type", "application/json; charset=utf-8");
   return new Response(JSON.stringify({ error: { code: lore.code, message } }), { status, headers });

@@ -180,7 +180,7 @@ describe("tokens", () => {
     const push = await server.git(["-C", dir, "push", "origin", "main"], { user: boris });
     expect(push.code).not.toBe(0);
     expect(push.stderr).toContain(
-      "remote: not allowed: this call needs write access to acme/app (forbidden)",
+      "remote: not allowed: this call needs write access to acme/app [forbidden]",
     );
   });
 
@@ -380,7 +380,7 @@ describe("limits", () => {
       expect(answer.status).toBe(503);
       expect(answer.headers["retry-after"]).toBe("5");
       expect(answer.body).toBe(
-        "the server is busy: 1 git processes are running and 0 are waiting; try again shortly (server_busy)\n",
+        "the server is busy: 1 git processes are running and 0 are waiting; try again shortly [server_busy]\n",
       );
       socket.destroy();
       expect(await settled(busy)).toEqual({ running: 0, queued: 0 });

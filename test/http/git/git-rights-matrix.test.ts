@@ -52,8 +52,8 @@ const PUSH: Record<string, Record<string, Outcome>> = {
 
 function outcomeOf(code: number, stderr: string): Outcome | string {
   if (code === 0) return "ok";
-  if (/\(repo_not_found\)/.test(stderr)) return "404";
-  if (/\(forbidden\)/.test(stderr)) return "403";
+  if (/\[repo_not_found\]/.test(stderr)) return "404";
+  if (/\[forbidden\]/.test(stderr)) return "403";
   return `exit ${code}: ${stderr}`;
 }
 
