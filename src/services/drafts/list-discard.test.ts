@@ -46,9 +46,9 @@ describe("listDrafts", () => {
       cursor = page.next_cursor;
     } while (cursor !== null);
     expect(ids).toEqual(written.map((d) => d.id));
-    expect(new Set(listDrafts(index, { repos: ["acme/a"], perPage: 100 }).items.map((d) => d.author))).toEqual(
-      new Set(["anna", "boris"]),
-    );
+    expect(
+      new Set(listDrafts(index, { repos: ["acme/a"], perPage: 100 }).items.map((d) => d.author)),
+    ).toEqual(new Set(["anna", "boris"]));
   });
 
   it("filters by branch; a last page has next_cursor null", async () => {

@@ -8,8 +8,8 @@ import {
 import { parseEntry } from "../../core/entry/parse-entry.js";
 import { type EntryIndex, openIndex } from "../../index/entry-index.js";
 import { gitBlobSha } from "../indexing/index-folder.js";
-import { counterMinter, refusalOf, tempIndex } from "./drafts.test-helpers.js";
 import { localDraftLimit } from "./draft-limit.js";
+import { counterMinter, refusalOf, tempIndex } from "./drafts.test-helpers.js";
 import { writeDraft } from "./write-draft.js";
 
 let temp: ReturnType<typeof tempIndex>;
@@ -73,11 +73,15 @@ describe("writeDraft", () => {
 
   it("accepts a future file of 65,536 bytes and refuses 65,537 with the size", async () => {
     const base = { branch: "main", title: "Big", words: ["big"] };
-    const probe = await writeDraft(
-      deps({ mintId: counterMinter(1) }),
-      { repo: "probe", author: "p", input: { ...base, body: "x" } },
-    );
-    const sized = (bytes: number): DraftInput => ({ ...base, body: "x".repeat(1 + bytes - probe.size) });
+    const probe = await writeDraft(deps({ mintId: counterMinter(1) }), {
+      repo: "probe",
+      author: "p",
+      input: { ...base, body: "x" },
+    });
+    const sized = (bytes: number): DraftInput => ({
+      ...base,
+      body: "x".repeat(1 + bytes - probe.size),
+    });
     const ok = await writeDraft(deps({ mintId: counterMinter(2) }), {
       repo: "acme/app",
       author: "anna",
@@ -113,7 +117,11 @@ describe("writeDraft", () => {
     expect(taken.code).toBe("draft_id_taken");
     expect(taken.data).toEqual({ id, path: ".gitriver/knowledge/note.md", repo: "acme/app" });
 
-    await writeDraft(deps(), { repo: "acme/other", author: "anna", input: { branch: "main", text } });
+    await writeDraft(deps(), {
+      repo: "acme/other",
+      author: "anna",
+      input: { branch: "main", text },
+    });
     const again = await refusalOf(() =>
       writeDraft(deps(), { repo: "acme/other", author: "boris", input: { branch: "dev", text } }),
     );
