@@ -337,6 +337,38 @@ describe("deliverDrafts, branch protection and races", () => {
   });
 });
 
+describe("deliverDrafts, recovery of a killed delivery", () => {
+  it("a draft whose file sits at the head with the same blob is marked delivered there, not written again", async () => {
+    const drafts = storeDrafts(index, 3, { repo: REPO, branch: "feature/login" });
+    const target = bareDeliveryTarget(bare);
+    const base = await head("feature/login");
+    // a delivery killed after its commit landed, before it marked anything
+    const killed = await target.writeCommit({
+      branch: "feature/login",
+      expectedHead: base,
+      files: drafts.slice(0, 2).map((d) => ({ path: draftFilePath(d.id), content: d.text })),
+      message: "Knowledge from feature/login: 2 entries",
+      author: AUTHOR,
+      committer: { name: "Lore", email: "lore@lore.invalid" },
+      at: NOW,
+    });
+    if (!("commit" in killed)) throw new Error("raced");
+    const answer = await deliverDrafts(deps(), {
+      repo: REPO,
+      input: { branch: "feature/login", mode: "same" },
+      author: AUTHOR,
+    });
+    expect(answer.delivered).toEqual(drafts.map((d) => d.id));
+    expect(answer.commits).toHaveLength(1);
+    expect(await addedPerCommit("feature/login", base)).toEqual([
+      drafts.slice(0, 2).map((d) => draftFilePath(d.id)),
+      [draftFilePath(drafts[2]?.id ?? "")],
+    ]);
+    expect(index.drafts.get(REPO, drafts[0]?.id ?? "")?.delivered?.commit).toBe(killed.commit);
+    expect(index.drafts.get(REPO, drafts[2]?.id ?? "")?.delivered?.commit).toBe(answer.commits[0]);
+  });
+});
+
 describe("deliverDrafts, the 10 MB batch", () => {
   it("12 MB of drafts in one branch → two commits, all files present, each commit's added files ≤ 10 MB", async () => {
     const body = `Big lesson.\n\n${"a".repeat(60 * 1024)}\n`;
