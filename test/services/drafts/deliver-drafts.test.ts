@@ -11,8 +11,10 @@ import {
 } from "../../../src/core/drafts/draft.js";
 import { LoreError } from "../../../src/core/errors/lore-error.js";
 import { type EntryIndex, openIndex } from "../../../src/index/entry-index.js";
+import { hostedHealDeps } from "../../../src/main/compose-hook.js";
 import type { DeliveryTarget } from "../../../src/ports/delivery-target.js";
 import { type DeliveryDeps, deliverDrafts } from "../../../src/services/drafts/deliver-drafts.js";
+import { updateRepoIndex } from "../../../src/services/push/heal-index.js";
 import { makeBareClone, makeRepo } from "../../helpers/make-repo.js";
 import { storeDraft, storeDrafts } from "../../helpers/store-drafts.js";
 
@@ -147,6 +149,36 @@ describe("deliverDrafts, path 1 (same branch)", () => {
     expect(opened).toEqual([]);
     for (const d of drafts) expect(index.drafts.get(REPO, d.id)).toBeUndefined();
     for (const d of drafts) expect(await show("refs/heads/main", draftFilePath(d.id))).toBe(d.text);
+  });
+});
+
+describe("deliverDrafts into the default branch, parsed like a push", () => {
+  it("the drafts become file entries under the same id, their counters kept", async () => {
+    const drafts = storeDrafts(index, 2, { repo: REPO, branch: "main" });
+    const id = drafts[0]?.id ?? "";
+    index.countShown("bob", [id], NOW);
+    index.countRead("bob", id, NOW);
+    const counters = index.stats("bob");
+    expect(counters).toHaveLength(1);
+    const heal = hostedHealDeps(index);
+    const answer = await deliverDrafts(
+      deps({
+        afterWrite: async (branch, commit) => {
+          expect(branch).toBe("main");
+          expect(await head("main")).toBe(commit);
+          await updateRepoIndex(heal, { fullName: REPO, dir: bare, defaultBranch: "main" });
+        },
+      }),
+      { repo: REPO, input: { branch: "main", mode: "same" }, author: AUTHOR },
+    );
+    expect(answer.commits).toHaveLength(1);
+    for (const d of drafts) {
+      expect(index.drafts.get(REPO, d.id)).toBeUndefined();
+      const entry = index.getEntry(d.id);
+      expect(entry?.repo).toBe(REPO);
+      expect(entry?.path).toBe(draftFilePath(d.id));
+    }
+    expect(index.stats("bob")).toEqual(counters);
   });
 });
 
