@@ -336,6 +336,55 @@ describe("deliverDrafts, branch protection and races", () => {
     }
   });
 
+  it("two separate deliveries racing for one knowledge/ branch: one writes it, the other gets branch_exists", async () => {
+    const drafts = storeDrafts(index, 3, { repo: REPO, branch: "feature/login" });
+    const second = openIndex(dbFile);
+    try {
+      let aWrote!: () => void;
+      const aDone = new Promise<void>((resolve) => {
+        aWrote = resolve;
+      });
+      const real = bareDeliveryTarget(bare);
+      const targetA: DeliveryTarget = {
+        ...real,
+        writeCommit: async (c) => {
+          const out = await real.writeCommit(c);
+          aWrote();
+          return out;
+        },
+      };
+      const targetB: DeliveryTarget = {
+        ...real,
+        writeCommit: async (c) => {
+          await aDone;
+          return real.writeCommit(c);
+        },
+      };
+      const opened: string[] = [];
+      const openMergeRequest = async (mr: { source: string }) => {
+        opened.push(mr.source);
+        return opened.length;
+      };
+      const input = { branch: "feature/login", mode: "separate" as const, label: "same-label" };
+      const [a, b] = await Promise.allSettled([
+        deliverDrafts(
+          { index, target: targetA, now: () => NOW, openMergeRequest },
+          { repo: REPO, input, author: AUTHOR },
+        ),
+        deliverDrafts(
+          { index: second, target: targetB, now: () => NOW, openMergeRequest },
+          { repo: REPO, input, author: AUTHOR },
+        ),
+      ]);
+      expect(a.status).toBe("fulfilled");
+      expect(a.status === "fulfilled" ? a.value.delivered : []).toEqual(drafts.map((d) => d.id));
+      expect(b.status === "rejected" ? (b.reason as LoreError).code : "none").toBe("branch_exists");
+      expect(opened).toEqual(["knowledge/feature/login-same-label"]);
+    } finally {
+      second.close();
+    }
+  });
+
   it("two truly concurrent deliveries, drafts added meanwhile: no file lost, none doubled", async () => {
     const base = await head("feature/login");
     const second = openIndex(dbFile);
