@@ -54,6 +54,8 @@ export const mrCommand: Command = {
     const { sub, rest } = takeSubcommand(args, SUBCOMMANDS, USAGE);
     onlyOptions(args, sub === "list" ? ["repo", "state", "json"] : ["repo", "json"], `mr ${sub}`);
     expectPositionals(rest, sub === "list" ? 0 : 1, sub === "list" ? 0 : 1, USAGE);
+    // A usage mistake is told before anything is asked of the server.
+    const number = sub === "list" ? 0 : numberArg(rest[0] as string);
     const { configuredTeamClient } = await import("../../main/team-client.js");
     const settings = ctx.settings();
     const client = configuredTeamClient(settings, process.env);
@@ -74,7 +76,6 @@ export const mrCommand: Command = {
       else for (const mr of list) ctx.out(listLine(mr, ctx));
       return EXIT_CODES.ok;
     }
-    const number = numberArg(rest[0] as string);
     const answer =
       sub === "show"
         ? await client.request<MergeRequestView>("GET", `${base}/${number}`)
