@@ -11,7 +11,9 @@ import { installErrorHook } from "./error-hook.js";
 import { type McpRouteOptions, registerMcpRoute } from "./mcp-route.js";
 import { dnsRebindingGuard, dotSegmentGuard } from "./request-guards.js";
 import { registerApiRoutes } from "./routes/api-routes.js";
+import { registerPullRoutes } from "./routes/pull-routes.js";
 import type { HttpEnv, ServerApi } from "./server-api.js";
+import { validationHook } from "./validation-hook.js";
 
 /** What {@link createHttpApp} needs. */
 export interface HttpAppDeps {
@@ -47,13 +49,15 @@ export const OPENAPI_PATH = "/api/v1/openapi.json";
  */
 export function createHttpApp(deps: HttpAppDeps): OpenAPIHono<HttpEnv> {
   const log = deps.log ?? (() => {});
-  const app = new OpenAPIHono<HttpEnv>();
+  // A body a route's schema refuses is a Lore refusal (unknown_field / invalid_input).
+  const app = new OpenAPIHono<HttpEnv>({ defaultHook: validationHook });
   installErrorHook(app, log);
   app.use("*", dnsRebindingGuard(deps.loopbackOnly));
   app.use("*", dotSegmentGuard());
   app.use("*", requireToken(deps.api));
   app.on(["GET", "HEAD"], "/healthz", (c) => c.json({ status: "ok", ...deps.api.health() }));
   registerApiRoutes(app, deps.api);
+  registerPullRoutes(app, deps.api.pulls);
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",
     scheme: "bearer",

@@ -2,6 +2,7 @@ import type { HttpBindings } from "@hono/node-server";
 import type { Principal } from "../core/access/rights.js";
 import type { KnowledgePort } from "../mcp/knowledge-port.js";
 import type { KnowledgeListingAnswer } from "../services/knowledge/list-knowledge.js";
+import type { PullsApi } from "./pulls-api.js";
 
 /** One repository as `GET /api/v1/repos` lists it. */
 export interface RepoView {
@@ -55,6 +56,8 @@ export interface ServerApi {
   mcpPort(principal: Principal): KnowledgePort;
   /** What `GET /healthz` reports besides `status: "ok"`. */
   health(): Record<string, unknown>;
+  /** Merge requests of hosted repositories (`/api/v1/repos/{owner}/{name}/pulls…`). */
+  pulls: PullsApi;
 }
 
 /** The Hono environment of the team server's application. */

@@ -9,6 +9,8 @@
  * repository seen brings its drafts (source `draft:<repo>`, seed 004): whoever can read a
  * repository sees its drafts, nobody else sees anything of them.
  */
+
+import { bareMergeGit } from "../adapters/git-cli/merge-git.js";
 import type { Principal } from "../core/access/rights.js";
 import { draftSourceOf } from "../core/drafts/draft.js";
 import { isLoreError, LoreError } from "../core/errors/lore-error.js";
@@ -25,6 +27,7 @@ import { type FileAtRef, readRawFile } from "../services/api/raw-file.js";
 import { getEntry } from "../services/knowledge/get-entry.js";
 import { listKnowledge } from "../services/knowledge/list-knowledge.js";
 import { recallWithin } from "../services/knowledge/recall-within.js";
+import { mergeRequestCalls } from "../services/merge-requests/merge-request-calls.js";
 import type { Lore } from "./compose.js";
 
 /** A hosted repository as the index upkeep needs it. */
@@ -58,6 +61,8 @@ export interface ServerApiDeps {
   health?: () => Record<string, unknown>;
   /** The clock, ms since the epoch. Default `Date.now`. */
   now?: () => number;
+  /** Writes a line to the server's log (a failed parse after a merge). Default: none. */
+  log?: (line: string) => void;
 }
 
 /** The refusal of a root tool to a caller who is not a site admin. */
@@ -207,6 +212,15 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
       };
     },
     health: () => deps.health?.() ?? {},
+    pulls: mergeRequestCalls({
+      store: deps.store,
+      gitOf: (repo) => bareMergeGit(bareRepoPath(deps.dataDir, repo.fullName)),
+      now,
+      // A merge is parsed like a push (seed 004, "Разбор при отправке"): the index upkeep
+      // of post-receive, at once, so the merged knowledge is found right after the merge.
+      afterMerge: (repo) => deps.freshen(hosted(repo)),
+      ...(deps.log === undefined ? {} : { log: deps.log }),
+    }),
   };
 }
 
