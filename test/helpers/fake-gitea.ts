@@ -669,7 +669,12 @@ export async function startFakeGitea(
         const names = (await git(name, ["for-each-ref", "--format=%(refname:short)", "refs/heads"]))
           .split("\n")
           .filter(Boolean);
-        return send(200, await Promise.all(names.map((b) => branchJson(name, b))));
+        return sendPage(
+          await Promise.all(names.map((b) => branchJson(name, b))),
+          query,
+          `/repos/${user}/${name}/branches`,
+          send,
+        );
       }
       const branch = await branchJson(name, rest);
       return branch === null

@@ -437,6 +437,14 @@ export class GiteaForge implements Backend {
   }
 
   /**
+   * Every branch of a repository, all pages (`GET /repos/{o}/{r}/branches`).
+   * @throws LoreError `forge_not_found`, `forge_unauthorized`, `forge_unavailable`, `forge_failed`.
+   */
+  async listBranches(owner: string, repo: string): Promise<GiteaBranch[]> {
+    return this.allPages<GiteaBranch>(`${this.repoPath(owner, repo)}/branches`, { repo });
+  }
+
+  /**
    * Writes several files in ONE commit (`POST /repos/{o}/{r}/contents`, ChangeFiles,
    * Gitea 1.20+). Gitea checks its own branch protection for the branch written to.
    * @returns the FilesResponse (`commit.sha` is the new commit).
