@@ -370,6 +370,13 @@ export async function startFakeGitea(
           html_url: `${base}/${user}/${repo}/src/branch/${newBranch}/${change.path}`,
           git_url: `${base}/api/v1/repos/${user}/${repo}/git/blobs/${sha}`,
           download_url: `${base}/${user}/${repo}/raw/branch/${newBranch}/${change.path}`,
+          target: null,
+          submodule_git_url: null,
+          _links: {
+            self: `${base}/api/v1/repos/${user}/${repo}/contents/${change.path}?ref=${newBranch}`,
+            git: `${base}/api/v1/repos/${user}/${repo}/git/blobs/${sha}`,
+            html: `${base}/${user}/${repo}/src/branch/${newBranch}/${change.path}`,
+          },
         };
       }),
     );
