@@ -291,6 +291,8 @@ describe("giteaDelivery: the pull request", () => {
     });
     const delivery = { branch: "knowledge/s", commit, at: AT, mergeRequest: number };
     expect(await isStale(delivery)).toBe(false);
+    await gitea.git("proj", ["update-ref", "-d"], ["refs/heads/knowledge/s"]);
+    expect(await isStale(delivery)).toBe(true);
     gitea.closePull("proj", number, { merged: true });
     expect(await isStale(delivery)).toBe(false);
     for (const pr of gitea.pulls("proj")) pr.merged = false;

@@ -75,8 +75,8 @@ export interface GiteaDelivery {
    */
   checkWrite: (branch: string) => Promise<void>;
   /**
-   * True when a delivery's merge request was closed without merging (or is gone), or —
-   * with no merge request — its branch was deleted: its drafts may be delivered again.
+   * True when a delivery's merge request was closed without merging (or is gone), or its
+   * branch was deleted before a merge: its drafts may be delivered again.
    *
    * @throws LoreError the forge's errors.
    */
@@ -160,7 +160,10 @@ export function giteaDelivery(options: GiteaDeliveryOptions): GiteaDelivery {
     async isStale(delivery) {
       if (delivery.mergeRequest !== undefined) {
         const pr = await forge.getPullRequest(owner, repo, delivery.mergeRequest);
-        return pr === null || (pr.state === "closed" && !pr.merged);
+        if (pr === null || (pr.state === "closed" && !pr.merged)) return true;
+        // Merged: the files are where they belong. Open with its branch deleted: it can
+        // never merge.
+        if (pr.merged) return false;
       }
       return (await forge.getBranch(owner, repo, delivery.branch)) === null;
     },
