@@ -25,7 +25,10 @@ export interface GiteaDeliveryFor extends GiteaDelivery {
  * points at the configured Gitea (`[forge] kind = "gitea"`, `url`; the token of
  * `auth.toml`'s `[gitea]`): `https://host/owner/repo.git`, `git@host:owner/repo.git` and
  * the other forms {@link forgeRepoOfOrigin} reads. Pass `target`, `openMergeRequest`,
- * `checkWrite` and `isStale` to `deliverDrafts`.
+ * `checkWrite` and `isStale` to `deliverDrafts`; its `repo` stays the local repository's
+ * identity (the drafts' key in the local index). The commits land on Gitea, not in the
+ * clone: path 1 writes the branch as Gitea has it (the user's next `git pull` brings the
+ * files; a branch that exists only locally is `branch_not_found` — use path 2).
  *
  * @param settings - the loaded settings (`forge`).
  * @param env - the environment (`XDG_CONFIG_HOME`, `HOME` for `auth.toml`).
