@@ -1,7 +1,7 @@
 /**
  * The git plumbing both local delivery targets share (seed 004, "Как знание выходит
  * наружу"): reading a branch head and the blobs of some paths, and writing one commit
- * atomically — `git fast-import` onto a temporary ref `refs/lore/deliver/<uuid>`, then
+ * atomically — `git fast-import` onto a temporary ref `refs/lore/deliver/<ms>-<uuid>`, then
  * `git update-ref refs/heads/<branch> <new> <expected>` as the compare-and-swap, then the
  * temporary ref is deleted. A delivery killed at any moment leaves the branch either at the
  * whole new commit or where it was (at worst an unreferenced pack and a temporary ref).
@@ -138,6 +138,38 @@ export function fastImportStream(
   return Buffer.concat(parts);
 }
 
+/** A temporary ref older than this (by the time in its name) was left by a killed delivery, ms. */
+const TEMP_REF_STALE_MS = 60 * 60 * 1000;
+
+/**
+ * Deletes the temporary refs killed deliveries left behind (older than an hour), so a
+ * hosted repository does not advertise them for ever. Best effort: a failure is ignored.
+ */
+async function pruneTempRefs(dir: string, now: number): Promise<void> {
+  try {
+    const out = await runGit({
+      cwd: dir,
+      args: ["for-each-ref", "--format=%(refname) %(objectname)", "refs/lore/deliver/"],
+    });
+    for (const line of out.stdout.toString("utf8").split("\n")) {
+      const [ref, oid] = line.split(" ");
+      if (ref === undefined || oid === undefined) continue;
+      // The name holds when it was made (`<ms>-<uuid>`); the commit's own date is the
+      // caller's and says nothing of the ref's age.
+      const made = Number(/^refs\/lore\/deliver\/(\d+)-/.exec(ref)?.[1] ?? 0);
+      if (now - made < TEMP_REF_STALE_MS) continue;
+      await runGit({
+        cwd: dir,
+        args: ["update-ref", "-d"],
+        values: [ref, oid],
+        okExitCodes: [1, 128],
+      });
+    }
+  } catch {
+    // Leftover refs are harmless; the delivery goes on.
+  }
+}
+
 /**
  * Writes one commit and moves the branch to it by compare-and-swap (see the file's
  * comment). The parent is `expectedHead`, or `from` when the branch is created.
@@ -153,8 +185,9 @@ export async function writeDeliveryCommit(
   commit: DeliveryCommit,
 ): Promise<DeliveryWrite> {
   await assertBranchName(dir, commit.branch);
+  await pruneTempRefs(dir, Date.now());
   const parent = commit.expectedHead ?? commit.from;
-  const temp = `refs/lore/deliver/${randomUUID()}`;
+  const temp = `refs/lore/deliver/${Date.now()}-${randomUUID()}`;
   try {
     await runGit({
       cwd: dir,

@@ -11,8 +11,10 @@ import {
 } from "../../../src/core/drafts/draft.js";
 import { LoreError } from "../../../src/core/errors/lore-error.js";
 import { type EntryIndex, openIndex } from "../../../src/index/entry-index.js";
+import { hostedHealDeps } from "../../../src/main/compose-hook.js";
 import type { DeliveryTarget } from "../../../src/ports/delivery-target.js";
 import { type DeliveryDeps, deliverDrafts } from "../../../src/services/drafts/deliver-drafts.js";
+import { updateRepoIndex } from "../../../src/services/push/heal-index.js";
 import { makeBareClone, makeRepo } from "../../helpers/make-repo.js";
 import { storeDraft, storeDrafts } from "../../helpers/store-drafts.js";
 
@@ -147,6 +149,36 @@ describe("deliverDrafts, path 1 (same branch)", () => {
     expect(opened).toEqual([]);
     for (const d of drafts) expect(index.drafts.get(REPO, d.id)).toBeUndefined();
     for (const d of drafts) expect(await show("refs/heads/main", draftFilePath(d.id))).toBe(d.text);
+  });
+});
+
+describe("deliverDrafts into the default branch, parsed like a push", () => {
+  it("the drafts become file entries under the same id, their counters kept", async () => {
+    const drafts = storeDrafts(index, 2, { repo: REPO, branch: "main" });
+    const id = drafts[0]?.id ?? "";
+    index.countShown("bob", [id], NOW);
+    index.countRead("bob", id, NOW);
+    const counters = index.stats("bob");
+    expect(counters).toHaveLength(1);
+    const heal = hostedHealDeps(index);
+    const answer = await deliverDrafts(
+      deps({
+        afterWrite: async (branch, commit) => {
+          expect(branch).toBe("main");
+          expect(await head("main")).toBe(commit);
+          await updateRepoIndex(heal, { fullName: REPO, dir: bare, defaultBranch: "main" });
+        },
+      }),
+      { repo: REPO, input: { branch: "main", mode: "same" }, author: AUTHOR },
+    );
+    expect(answer.commits).toHaveLength(1);
+    for (const d of drafts) {
+      expect(index.drafts.get(REPO, d.id)).toBeUndefined();
+      const entry = index.getEntry(d.id);
+      expect(entry?.repo).toBe(REPO);
+      expect(entry?.path).toBe(draftFilePath(d.id));
+    }
+    expect(index.stats("bob")).toEqual(counters);
   });
 });
 
@@ -299,6 +331,55 @@ describe("deliverDrafts, branch protection and races", () => {
       expect(added.sort()).toEqual(drafts.map((d) => draftFilePath(d.id)).sort());
       for (const d of drafts)
         expect(second.drafts.get(REPO, d.id)?.delivered?.commit).toBe(await head("feature/login"));
+    } finally {
+      second.close();
+    }
+  });
+
+  it("two separate deliveries racing for one knowledge/ branch: one writes it, the other gets branch_exists", async () => {
+    const drafts = storeDrafts(index, 3, { repo: REPO, branch: "feature/login" });
+    const second = openIndex(dbFile);
+    try {
+      let aWrote!: () => void;
+      const aDone = new Promise<void>((resolve) => {
+        aWrote = resolve;
+      });
+      const real = bareDeliveryTarget(bare);
+      const targetA: DeliveryTarget = {
+        ...real,
+        writeCommit: async (c) => {
+          const out = await real.writeCommit(c);
+          aWrote();
+          return out;
+        },
+      };
+      const targetB: DeliveryTarget = {
+        ...real,
+        writeCommit: async (c) => {
+          await aDone;
+          return real.writeCommit(c);
+        },
+      };
+      const opened: string[] = [];
+      const openMergeRequest = async (mr: { source: string }) => {
+        opened.push(mr.source);
+        return opened.length;
+      };
+      const input = { branch: "feature/login", mode: "separate" as const, label: "same-label" };
+      const [a, b] = await Promise.allSettled([
+        deliverDrafts(
+          { index, target: targetA, now: () => NOW, openMergeRequest },
+          { repo: REPO, input, author: AUTHOR },
+        ),
+        deliverDrafts(
+          { index: second, target: targetB, now: () => NOW, openMergeRequest },
+          { repo: REPO, input, author: AUTHOR },
+        ),
+      ]);
+      expect(a.status).toBe("fulfilled");
+      expect(a.status === "fulfilled" ? a.value.delivered : []).toEqual(drafts.map((d) => d.id));
+      expect(b.status === "rejected" ? (b.reason as LoreError).code : "none").toBe("branch_exists");
+      expect(opened).toEqual(["knowledge/feature/login-same-label"]);
     } finally {
       second.close();
     }
