@@ -6,12 +6,23 @@ export interface GiteaCallContext {
   repo?: string;
   /** File path, when the call is about one. */
   path?: string;
+  /** Branch written to, when the call writes one (a 403 about protection names it). */
+  branch?: string;
 }
+
+/**
+ * Gitea's refusals of a write into a protected branch or path (services/repository/files:
+ * `ErrUserCannotCommit` "user cannot commit to repo [user: …]", `ErrFilePathProtected`
+ * "path is protected and can not be changed [path: …]"), answered with 403.
+ */
+const PROTECTED_MESSAGE = /cannot commit to repo|is protected|protected branch/i;
 
 /**
  * Maps a failed Gitea answer to a LoreError — the one place where an HTTP status becomes
  * an error kind (STYLE.md, forge client row; hono `http-exception.ts`):
- * 401/403 → `forge_unauthorized`; 404 → `forge_not_found`; 409 → `forge_conflict`;
+ * 403 whose message says the branch or path is protected → `branch_protected` (Gitea's own
+ * branch protection refused the write; seed 004: «в ветку, куда отправка запрещена, пачка не
+ * ляжет»); other 401/403 → `forge_unauthorized`; 404 → `forge_not_found`; 409 → `forge_conflict`;
  * 422 about a sha or an existing file → `forge_conflict`, other 422 → `invalid_input`;
  * 408/429/5xx → `forge_unavailable`; anything else → `forge_failed`.
  *
@@ -28,6 +39,16 @@ export function giteaStatusError(
   const data = { status, message, ...context };
   const repo = context.repo ?? "?";
   const path = context.path ?? "?";
+  if (status === 403 && PROTECTED_MESSAGE.test(message))
+    return new LoreError(
+      "branch_protected",
+      {
+        branch: context.branch ?? "?",
+        reason: `Gitea refused the write: ${message}`,
+        reason_ru: `Gitea отказал в записи: ${message}`,
+      },
+      { data: { ...data, branch: context.branch ?? null } },
+    );
   if (status === 401 || status === 403)
     return new LoreError("forge_unauthorized", { status }, { data });
   if (status === 404) return new LoreError("forge_not_found", { repo }, { data });

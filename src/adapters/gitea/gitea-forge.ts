@@ -17,10 +17,18 @@ import type {
 import { type GiteaCallContext, giteaNetworkError, giteaStatusError } from "./gitea-errors.js";
 import type {
   GiteaBranch,
+  GiteaChangeFilesOptions,
   GiteaContentsResponse,
   GiteaCreateFileOptions,
+  GiteaCreateLabelOption,
+  GiteaCreatePullRequestOption,
   GiteaEditRepoOption,
   GiteaFileResponse,
+  GiteaFilesResponse,
+  GiteaGitTreeResponse,
+  GiteaIssueLabelsOption,
+  GiteaLabel,
+  GiteaPullRequest,
   GiteaRepository,
   GiteaUpdateFileOptions,
 } from "./gitea-types.js";
@@ -69,6 +77,13 @@ function encodePath(path: string, what = "path segment"): string {
     .split("/")
     .map((segment) => encodeURIComponent(checkUrlSegment(segment, what)))
     .join("/");
+}
+
+/** An issue or pull request index as a URL segment; refuses anything but a positive integer. */
+function positiveIndex(index: number): string {
+  if (!Number.isSafeInteger(index) || index < 1)
+    throw new LoreError("invalid_input", { reason: `“${index}” is not an issue index` });
+  return String(index);
 }
 
 /** True for an error of an aborted or timed-out fetch or body read. */
@@ -361,6 +376,233 @@ export class GiteaForge implements Backend {
    */
   async currentUser(): Promise<string> {
     return (await this.json<{ login: string }>(await this.call("GET", "/user"))).login;
+  }
+
+  /**
+   * Every page of a listing (`page`, `limit`), following `Link: rel="next"`, else
+   * `X-Total-Count`, else stopping at a short page (as {@link listUserRepos}).
+   */
+  private async allPages<T>(
+    path: string,
+    context: GiteaCallContext,
+    query: Record<string, string> = {},
+  ): Promise<T[]> {
+    const limit = this.options.pageSize ?? 50;
+    const items: T[] = [];
+    for (let page = 1; page <= MAX_PAGES; page++) {
+      const response = await this.call("GET", path, {
+        context,
+        query: { ...query, page: String(page), limit: String(limit) },
+      });
+      const batch = (await this.json<T[] | null>(response)) ?? [];
+      items.push(...batch);
+      const link = response.headers.get("link");
+      const total = Number(response.headers.get("x-total-count") ?? Number.NaN);
+      if (batch.length === 0) break;
+      if (link !== null && link !== "") {
+        if (!/rel="next"/.test(link)) break;
+      } else if (Number.isFinite(total)) {
+        if (items.length >= total) break;
+      } else if (batch.length < limit) break;
+    }
+    return items;
+  }
+
+  /**
+   * The repository (`GET /repos/{o}/{r}`): its default branch and whether it is empty.
+   * @throws LoreError `forge_not_found`, `forge_unauthorized`, `forge_unavailable`,
+   *   `forge_failed`, `invalid_input`.
+   */
+  async getRepository(owner: string, repo: string): Promise<GiteaRepository> {
+    return this.getRepo(owner, repo);
+  }
+
+  /**
+   * One branch with its head commit and protection (`GET /repos/{o}/{r}/branches/{branch}`).
+   * @returns the branch, or `null` when there is no such branch (404).
+   * @throws LoreError `forge_unauthorized`, `forge_unavailable`, `forge_failed`, `invalid_input`.
+   */
+  async getBranch(owner: string, repo: string, branch: string): Promise<GiteaBranch | null> {
+    checkRef(branch);
+    const response = await this.call(
+      "GET",
+      `${this.repoPath(owner, repo)}/branches/${encodePath(branch, "branch segment")}`,
+      { allow: [404], context: { repo, branch } },
+    );
+    if (response.status === 404) {
+      await response.body?.cancel();
+      return null;
+    }
+    return this.json<GiteaBranch>(response);
+  }
+
+  /**
+   * Every branch of a repository, all pages (`GET /repos/{o}/{r}/branches`).
+   * @throws LoreError `forge_not_found`, `forge_unauthorized`, `forge_unavailable`, `forge_failed`.
+   */
+  async listBranches(owner: string, repo: string): Promise<GiteaBranch[]> {
+    return this.allPages<GiteaBranch>(`${this.repoPath(owner, repo)}/branches`, { repo });
+  }
+
+  /**
+   * Writes several files in ONE commit (`POST /repos/{o}/{r}/contents`, ChangeFiles,
+   * Gitea 1.20+). Gitea checks its own branch protection for the branch written to.
+   * @returns the FilesResponse (`commit.sha` is the new commit).
+   * @throws LoreError `branch_protected` (403: the branch or a path is protected),
+   *   `forge_conflict` (422/409: a `create` path exists, a `sha` is stale, `new_branch`
+   *   exists), `forge_not_found` (404: no such branch or repository), `invalid_input`
+   *   (other 422, or a bad path), `forge_unauthorized`, `forge_unavailable`, `forge_failed`
+   *   (e.g. 413 when a proxy refuses the body's size).
+   */
+  async changeFiles(
+    owner: string,
+    repo: string,
+    options: GiteaChangeFilesOptions,
+  ): Promise<GiteaFilesResponse> {
+    for (const file of options.files) checkRepoPath(file.path);
+    for (const branch of [options.branch, options.new_branch])
+      if (branch !== undefined) checkRef(branch);
+    const branch = options.new_branch ?? options.branch;
+    const response = await this.call("POST", `${this.repoPath(owner, repo)}/contents`, {
+      body: options,
+      context: { repo, ...(branch === undefined ? {} : { branch }) },
+    });
+    return this.json<GiteaFilesResponse>(response);
+  }
+
+  /**
+   * One page of a git tree (`GET /repos/{o}/{r}/git/trees/{sha}`); `sha` may name a
+   * commit (its root tree is listed) or a tree.
+   * @returns the page, or `null` when there is no such object (404, 400).
+   * @throws LoreError `forge_unauthorized`, `forge_unavailable`, `forge_failed`, `invalid_input`.
+   */
+  async getTree(
+    owner: string,
+    repo: string,
+    sha: string,
+    options: { recursive?: boolean; page?: number; perPage?: number } = {},
+  ): Promise<GiteaGitTreeResponse | null> {
+    if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(sha))
+      throw new LoreError("invalid_input", { reason: `“${sha}” is not an object id` });
+    const query: Record<string, string> = { page: String(options.page ?? 1) };
+    if (options.recursive === true) query.recursive = "true";
+    if (options.perPage !== undefined) query.per_page = String(options.perPage);
+    const response = await this.call("GET", `${this.repoPath(owner, repo)}/git/trees/${sha}`, {
+      allow: [400, 404],
+      context: { repo },
+      query,
+    });
+    if (response.status === 404 || response.status === 400) {
+      await response.body?.cancel();
+      return null;
+    }
+    return this.json<GiteaGitTreeResponse>(response);
+  }
+
+  /**
+   * Opens a pull request (`POST /repos/{o}/{r}/pulls`).
+   * @throws LoreError `forge_conflict` (409: an open pull request for the same head and
+   *   base exists), `forge_not_found` (404: head or base branch missing), `invalid_input`
+   *   (422), `forge_unauthorized`, `forge_unavailable`, `forge_failed`.
+   */
+  async createPullRequest(
+    owner: string,
+    repo: string,
+    option: GiteaCreatePullRequestOption,
+  ): Promise<GiteaPullRequest> {
+    checkRef(option.head);
+    checkRef(option.base);
+    const response = await this.call("POST", `${this.repoPath(owner, repo)}/pulls`, {
+      body: option,
+      context: { repo, branch: option.base },
+    });
+    return this.json<GiteaPullRequest>(response);
+  }
+
+  /**
+   * One pull request by its index (`GET /repos/{o}/{r}/pulls/{index}`).
+   * @returns the pull request, or `null` when there is none (404).
+   * @throws LoreError `forge_unauthorized`, `forge_unavailable`, `forge_failed`, `invalid_input`.
+   */
+  async getPullRequest(
+    owner: string,
+    repo: string,
+    index: number,
+  ): Promise<GiteaPullRequest | null> {
+    const response = await this.call(
+      "GET",
+      `${this.repoPath(owner, repo)}/pulls/${positiveIndex(index)}`,
+      { allow: [404], context: { repo } },
+    );
+    if (response.status === 404) {
+      await response.body?.cancel();
+      return null;
+    }
+    return this.json<GiteaPullRequest>(response);
+  }
+
+  /**
+   * Pull requests of a repository, every page (`GET /repos/{o}/{r}/pulls?state=`).
+   * @param state - `open` (default), `closed` or `all`.
+   * @throws LoreError `forge_not_found`, `forge_unauthorized`, `forge_unavailable`, `forge_failed`.
+   */
+  async listPullRequests(
+    owner: string,
+    repo: string,
+    state: "open" | "closed" | "all" = "open",
+  ): Promise<GiteaPullRequest[]> {
+    return this.allPages<GiteaPullRequest>(
+      `${this.repoPath(owner, repo)}/pulls`,
+      { repo },
+      { state },
+    );
+  }
+
+  /**
+   * The repository's labels, every page (`GET /repos/{o}/{r}/labels`).
+   * @throws LoreError `forge_not_found`, `forge_unauthorized`, `forge_unavailable`, `forge_failed`.
+   */
+  async listLabels(owner: string, repo: string): Promise<GiteaLabel[]> {
+    return this.allPages<GiteaLabel>(`${this.repoPath(owner, repo)}/labels`, { repo });
+  }
+
+  /**
+   * Creates a label (`POST /repos/{o}/{r}/labels`). Gitea does not refuse a second label of
+   * the same name, so callers look for it first.
+   * @throws LoreError `invalid_input` (422: a colour not `#rrggbb`), `forge_not_found`,
+   *   `forge_unauthorized`, `forge_unavailable`, `forge_failed`.
+   */
+  async createLabel(
+    owner: string,
+    repo: string,
+    option: GiteaCreateLabelOption,
+  ): Promise<GiteaLabel> {
+    const response = await this.call("POST", `${this.repoPath(owner, repo)}/labels`, {
+      body: option,
+      context: { repo },
+    });
+    return this.json<GiteaLabel>(response);
+  }
+
+  /**
+   * Adds labels to an issue or pull request (`POST /repos/{o}/{r}/issues/{index}/labels`);
+   * the pull request's index is its `number`.
+   * @returns every label the issue has afterwards.
+   * @throws LoreError `forge_not_found` (no such issue), `forge_unauthorized`,
+   *   `forge_unavailable`, `forge_failed`, `invalid_input`.
+   */
+  async addIssueLabels(
+    owner: string,
+    repo: string,
+    index: number,
+    labels: number[],
+  ): Promise<GiteaLabel[]> {
+    const response = await this.call(
+      "POST",
+      `${this.repoPath(owner, repo)}/issues/${positiveIndex(index)}/labels`,
+      { body: { labels } satisfies GiteaIssueLabelsOption, context: { repo } },
+    );
+    return this.json<GiteaLabel[]>(response);
   }
 
   private async getRepo(owner: string, repo: string): Promise<GiteaRepository> {
