@@ -13,7 +13,8 @@ import { rootRepoName } from "../core/roots/root-repo-name.js";
 import { resolveRoot } from "../core/roots/root-resolution.js";
 import type { RepoView, ServerApi, UserView } from "../http/server-api.js";
 import type { EntryIndex } from "../index/entry-index.js";
-import type { KnowledgePort, RecallArgs } from "../mcp/knowledge-port.js";
+import type { DraftsApi } from "../http/drafts-api.js";
+import type { DraftsPort, KnowledgePort, RecallArgs } from "../mcp/knowledge-port.js";
 import type { RepoRecord, ServerStore } from "../ports/server-store.js";
 import { authenticateToken } from "../services/access/authenticate.js";
 import { authorizeRepo, grantedLevels, levelOn } from "../services/access/authorize.js";
@@ -23,6 +24,7 @@ import { getEntry } from "../services/knowledge/get-entry.js";
 import { listKnowledge } from "../services/knowledge/list-knowledge.js";
 import { recallWithin } from "../services/knowledge/recall-within.js";
 import type { Lore } from "./compose.js";
+import { createDraftsApi, createLimitsApi, type OpenMachineMergeRequest } from "./server-drafts.js";
 
 /** A hosted repository as the index upkeep needs it. */
 export interface HostedRepo {
@@ -55,6 +57,8 @@ export interface ServerApiDeps {
   health?: () => Record<string, unknown>;
   /** The clock, ms since the epoch. Default `Date.now`. */
   now?: () => number;
+  /** Opens a delivery's merge request (origin `machine`); absent: none is opened. */
+  openMergeRequest?: OpenMachineMergeRequest;
 }
 
 /** The refusal of a root tool to a caller who is not a site admin. */
@@ -128,6 +132,14 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
   };
   const localPort = (principal: Principal): KnowledgePort | undefined =>
     principal.siteAdmin ? deps.local?.port : undefined;
+  const drafts = createDraftsApi({
+    store: deps.store,
+    index: deps.index,
+    dataDir: deps.dataDir,
+    freshen: deps.freshen,
+    now,
+    ...(deps.openMergeRequest === undefined ? {} : { openMergeRequest: deps.openMergeRequest }),
+  });
 
   return {
     authenticate: (secret) => authenticateToken(deps.store, secret, now()),
@@ -197,9 +209,50 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
         writeFile: (input) => (local === undefined ? refuse() : local.writeFile(input)),
         routeContext: (query) => (local === undefined ? refuse() : local.routeContext(query)),
         status: () => (local === undefined ? refuse() : local.status()),
+        drafts: hostedDraftsPort(drafts, principal),
       };
     },
+    drafts,
+    limits: createLimitsApi(deps.store),
     health: () => deps.health?.() ?? {},
+  };
+}
+
+/**
+ * The draft tools over `/mcp`: the hosted repositories with the caller's rights; `repo`
+ * (`owner/name`) is needed, and `branch` to write or deliver (no checkout to default to).
+ */
+function hostedDraftsPort(drafts: DraftsApi, principal: Principal): DraftsPort {
+  const repoOf = (repo: string | undefined): string => {
+    if (repo !== undefined && repo.trim() !== "") return repo.trim();
+    throw new LoreError("invalid_input", {
+      reason: "`repo` is needed on a team server: owner/name",
+      reason_ru: "на сервере команды нужен `repo`: владелец/имя",
+    });
+  };
+  const branchOf = (branch: string | undefined): string => {
+    if (branch !== undefined && branch.trim() !== "") return branch.trim();
+    throw new LoreError("invalid_input", {
+      reason: "`branch` is needed on a team server: the branch you work on",
+      reason_ru: "на сервере команды нужна `branch`: ветка, в которой вы работаете",
+    });
+  };
+  return {
+    write: ({ repo, branch, draft }) =>
+      drafts.write(principal, repoOf(repo), { branch: branchOf(branch), ...draft }),
+    list: ({ repo, branch, per_page, after }) =>
+      drafts.list(principal, repoOf(repo), {
+        ...(per_page === undefined ? {} : { perPage: per_page }),
+        ...(after === undefined ? {} : { after }),
+        ...(branch === undefined ? {} : { branch }),
+      }),
+    discard: ({ repo, id }) => drafts.discard(principal, repoOf(repo), id),
+    deliver: ({ repo, branch, mode, label }) =>
+      drafts.deliver(principal, repoOf(repo), {
+        branch: branchOf(branch),
+        mode,
+        ...(label === undefined ? {} : { label }),
+      }),
   };
 }
 
