@@ -1,0 +1,89 @@
+import { buildDraft } from "../../core/drafts/build-draft.js";
+import {
+  type DraftInput,
+  type DraftRecord,
+  draftFilePath,
+  draftSourceOf,
+} from "../../core/drafts/draft.js";
+import { LoreError } from "../../core/errors/lore-error.js";
+import type { EntryIndex } from "../../index/entry-index.js";
+import { gitBlobSha } from "../indexing/index-folder.js";
+import { mintEntryId } from "../knowledge/mint-entry-id.js";
+
+/** What {@link writeDraft} needs. */
+export interface DraftDeps {
+  /** The index the draft is written into (seed 004: «черновики пишутся прямо в него»). */
+  index: EntryIndex;
+  /** The clock, ms since the epoch. Default: `Date.now`. */
+  now?: () => number;
+  /**
+   * The draft limit of an author, a count of drafts: `serverDraftLimit(store)` on the team
+   * server, `localDraftLimit` locally (see `draft-limit.ts`).
+   */
+  limitFor: (author: string) => Promise<number>;
+  /** Gives a fresh UUIDv7 for a draft written without an id. Default: `mintEntryId`. */
+  mintId?: () => string;
+}
+
+/**
+ * Writes a draft (seed 004, "Как знание выходит наружу": `POST …/knowledge/drafts`,
+ * `knowledge_draft`, `lore draft add`): builds its future file (`buildDraft`: strict parse,
+ * id assigned when absent, the 64 KB limit), then in ONE index transaction checks the id is
+ * free in the repository (no file entry of `repo`, no draft of it) and the author holds
+ * fewer drafts than their limit, and stores the draft with its entry under
+ * `draft:<repo>` so recall, search and open see it at once.
+ *
+ * The count and the insert share the index's `BEGIN IMMEDIATE` transaction: it holds the
+ * database's write lock from the count to the commit, so two writers at the limit — in
+ * one process (better-sqlite3 is synchronous: the transaction runs to its end before
+ * another starts) or in two processes on one index file (the second waits for the lock,
+ * then counts the first's draft) — never both pass.
+ *
+ * @param deps - see {@link DraftDeps}.
+ * @param args - `repo`: the repository's index name (`owner/name` hosted, the identity of
+ *   a local one); `author`: the writer's user name; `input`: the draft.
+ * @returns the stored draft.
+ * @throws LoreError `invalid_input` (bad branch name, an input of neither form),
+ *   `invalid_entry` (`data.diagnostics`), `draft_too_large` (`data: {size, limit}`),
+ *   `draft_id_taken` (`data: {id, path, repo}`) and `draft_limit_reached`
+ *   (`data: {author, count, limit}`).
+ */
+export async function writeDraft(
+  deps: DraftDeps,
+  args: { repo: string; author: string; input: DraftInput },
+): Promise<DraftRecord> {
+  const { index } = deps;
+  const built = buildDraft(args.input, deps.mintId ?? mintEntryId);
+  const limit = await deps.limitFor(args.author);
+  const draft: DraftRecord = {
+    id: built.id,
+    repo: args.repo,
+    branch: built.branch,
+    author: args.author,
+    createdAt: (deps.now ?? Date.now)(),
+    size: built.size,
+    text: built.text,
+  };
+  index.transaction(() => {
+    for (const source of [args.repo, draftSourceOf(args.repo)]) {
+      const owner = index.idOwners(source, [draft.id]).get(draft.id);
+      if (owner !== undefined) {
+        const data = { id: draft.id, path: owner.path, repo: args.repo };
+        throw new LoreError("draft_id_taken", data, { data });
+      }
+    }
+    const count = index.drafts.countByAuthor(args.author);
+    if (count >= limit) {
+      const data = { author: args.author, count, limit };
+      throw new LoreError("draft_limit_reached", data, { data });
+    }
+    index.drafts.insert(draft, {
+      repo: draftSourceOf(args.repo),
+      path: draftFilePath(draft.id),
+      blobSha: gitBlobSha(new TextEncoder().encode(draft.text)),
+      parsed: built.parsed,
+      diagnostics: built.diagnostics,
+    });
+  });
+  return draft;
+}
