@@ -40,10 +40,16 @@ export const DRAFT_BODY_FIELDS = ["branch", "text", "title", "body", "words", "t
 export const DraftBodySchema = z
   .object({
     branch: z.string().min(1).openapi({ example: "feature/login" }),
-    text: z.string().optional().openapi({ description: "The whole entry file; `id` may be absent" }),
+    text: z
+      .string()
+      .optional()
+      .openapi({ description: "The whole entry file; `id` may be absent" }),
     title: z.string().optional().openapi({ example: "Run sqlx migrations as the schema owner" }),
     body: z.string().optional(),
-    words: z.array(z.string()).optional().openapi({ example: ["sqlx", "migration"] }),
+    words: z
+      .array(z.string())
+      .optional()
+      .openapi({ example: ["sqlx", "migration"] }),
     tool: z.string().optional(),
     links: z.array(z.string()).optional(),
   })

@@ -1,8 +1,8 @@
 import type { HttpBindings } from "@hono/node-server";
 import type { Principal } from "../core/access/rights.js";
-import type { DraftsApi, LimitsApi } from "./drafts-api.js";
 import type { KnowledgePort } from "../mcp/knowledge-port.js";
 import type { KnowledgeListingAnswer } from "../services/knowledge/list-knowledge.js";
+import type { DraftsApi, LimitsApi } from "./drafts-api.js";
 
 /** One repository as `GET /api/v1/repos` lists it. */
 export interface RepoView {

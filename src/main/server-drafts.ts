@@ -10,7 +10,7 @@
  * its drafts become files (and stop being drafts) right away; a separate branch gets a
  * merge request with origin `machine` when the merge-request service is wired.
  */
-import { bareDeliveryTarget } from "../adapters/git-cli/delivery-target.js";
+import { bareDeliveryTarget } from "../adapters/git-cli/bare-delivery-target.js";
 import type { Principal } from "../core/access/rights.js";
 import { DRAFT_LIMIT_DEFAULT, type DraftDelivery } from "../core/drafts/draft.js";
 import { draftView } from "../core/drafts/draft-view.js";
@@ -54,9 +54,6 @@ export interface ServerDraftsDeps {
   /** The clock, ms since the epoch. Default `Date.now`. */
   now?: () => number;
 }
-
-/** Lore as the committer of delivered drafts. */
-const LORE_COMMITTER = { name: "Lore", email: "lore@localhost" };
 
 /**
  * Builds the drafts part of the server's API.

@@ -49,7 +49,10 @@ export function registerDiscardDraftTool(
     },
     async (args) => {
       try {
-        await drafts.discard({ id: args.id, ...(args.repo === undefined ? {} : { repo: args.repo }) });
+        await drafts.discard({
+          id: args.id,
+          ...(args.repo === undefined ? {} : { repo: args.repo }),
+        });
         return jsonResult({ discarded: args.id });
       } catch (error) {
         return toolError(error, names, lang);

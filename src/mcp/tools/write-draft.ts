@@ -119,7 +119,9 @@ function fieldsOf(args: {
     };
   }
   throw new LoreError("invalid_input", {
-    reason: "pass either `text` (the whole entry file) or `title` and `body` (with `words`, `tool`, `links`), not both",
-    reason_ru: "передайте либо `text` (весь файл записи), либо `title` и `body` (с `words`, `tool`, `links`), но не оба",
+    reason:
+      "pass either `text` (the whole entry file) or `title` and `body` (with `words`, `tool`, `links`), not both",
+    reason_ru:
+      "передайте либо `text` (весь файл записи), либо `title` и `body` (с `words`, `tool`, `links`), но не оба",
   });
 }
