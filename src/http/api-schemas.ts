@@ -57,6 +57,14 @@ export const KnowledgeItemSchema = z
     contract: z.array(ClauseSchema),
     reachable: z.boolean(),
     unmet_mechanisms: z.array(z.string()),
+    draft: z.literal(true).optional().openapi({
+      description:
+        "Present on a draft of the repository (unverified; path = its future file, blob_sha = the blob name of its future text).",
+    }),
+    branch: z
+      .string()
+      .optional()
+      .openapi({ description: "The branch a draft was written on.", example: "feature/retry" }),
   })
   .openapi("KnowledgeItem");
 

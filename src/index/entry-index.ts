@@ -142,6 +142,8 @@ export interface HitRecord {
   summary: string;
   origin: Origin;
   reachable: boolean;
+  /** The branch of a draft's entry (`repo` is then `draft:<repo>`); absent for a file's. */
+  draftBranch?: string;
 }
 
 /** One stored file's report. */
@@ -284,8 +286,12 @@ export class EntryIndex {
          WHERE e.id = ? AND f.repo IN (SELECT value FROM json_each(?)) ORDER BY f.repo`,
       ),
       hits: p(
-        `SELECT f.file_id AS fileId, e.id, f.repo, f.path, e.summary, e.origin, e.reachable
+        // A draft's entry (source `draft:<repo>`) carries its branch from `drafts`.
+        `SELECT f.file_id AS fileId, e.id, f.repo, f.path, e.summary, e.origin, e.reachable,
+           d.branch AS draftBranch
          FROM entries e JOIN files f USING (file_id)
+         LEFT JOIN drafts d ON substr(f.repo, 1, 6) = 'draft:' AND d.repo = substr(f.repo, 7)
+           AND d.id = e.id
          WHERE e.file_id IN (SELECT value FROM json_each(?))`,
       ),
       reports: p(
@@ -709,6 +715,7 @@ export class EntryIndex {
         summary: row.summary as string,
         origin: row.origin as Origin,
         reachable: row.reachable === 1,
+        ...(typeof row.draftBranch === "string" ? { draftBranch: row.draftBranch } : {}),
       });
     }
     return out;

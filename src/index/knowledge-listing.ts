@@ -23,6 +23,12 @@ export interface KnowledgeRecord {
   reachable: boolean;
   /** Mechanisms the entry declares that this version does not know. */
   unmetMechanisms: string[];
+  /**
+   * The branch of a draft of the repository (seed 004: drafts are visible at once, marked);
+   * absent for a file's entry. A draft's `path` is its future file, `blobSha` the git blob
+   * name of its future text.
+   */
+  draftBranch?: string;
 }
 
 type Row = {
@@ -35,6 +41,8 @@ type Row = {
   contract: string;
   reachable: number;
   unmetMechanisms: string;
+  isDraft: number;
+  draftBranch: string | null;
 };
 
 /** The listing query; its statement prepared once. */
@@ -43,16 +51,20 @@ export class KnowledgeListing {
 
   /** @param db - a migrated index database. */
   constructor(db: SqliteDatabase) {
-    // `entries.repo` is the source's name; the body column is never read.
+    // `entries.repo` is the source's name; the body column is never read. The repository's
+    // drafts are its source `draft:<repo>`, their branch read from `drafts`.
     this.#list = db.prepare(
       `SELECT e.id, f.path, f.blob_sha AS blobSha, e.origin, e.summary, e.links, e.contract,
-         e.reachable, e.unmet_mechanisms AS unmetMechanisms
-       FROM entries e JOIN files f USING (file_id) WHERE f.repo = ? ORDER BY f.path LIMIT ?`,
+         e.reachable, e.unmet_mechanisms AS unmetMechanisms, f.repo <> ?1 AS isDraft,
+         d.branch AS draftBranch
+       FROM entries e JOIN files f USING (file_id)
+       LEFT JOIN drafts d ON f.repo = 'draft:' || ?1 AND d.repo = ?1 AND d.id = e.id
+       WHERE f.repo IN (?1, 'draft:' || ?1) ORDER BY f.path, f.repo LIMIT ?2`,
     );
   }
 
   /**
-   * The entries of one repository, by path.
+   * The entries of one repository and its drafts, by path.
    *
    * @param repo - the index repository name (`owner/name` of a hosted repository).
    * @param limit - most records read (a caller that needs to know whether more exist asks
@@ -70,6 +82,7 @@ export class KnowledgeListing {
       contract: JSON.parse(row.contract) as ContractClause[],
       reachable: row.reachable === 1,
       unmetMechanisms: JSON.parse(row.unmetMechanisms) as string[],
+      ...(row.isDraft === 1 ? { draftBranch: row.draftBranch ?? "" } : {}),
     }));
   }
 }

@@ -28,6 +28,10 @@ function trimEntry(entry: EntryView): Record<string, unknown> {
   };
   if (Object.keys(entry.unknown_keys).length > 0) out.unknown_keys = entry.unknown_keys;
   out.body = entry.body;
+  if (entry.draft === true) {
+    out.draft = true;
+    if (entry.branch !== undefined) out.branch = entry.branch;
+  }
   return out;
 }
 

@@ -48,6 +48,13 @@ export const recallOutput = (names: Pick<ToolNames, "open" | "readFile">) => ({
           .describe(
             "One scale for every hit, higher first: query words matched (by contract or text, +1 for the tool) + 0.5 when the contract fired + text relevance below 0.5.",
           ),
+        draft: z
+          .literal(true)
+          .optional()
+          .describe(
+            "A draft: written by an agent, not yet reviewed (unverified); it reaches the repository only through review.",
+          ),
+        branch: z.string().optional().describe("The branch a draft was written on."),
       }),
     )
     .describe(
@@ -74,6 +81,11 @@ export const openOutput = {
   unmet_mechanisms: z.array(z.string()),
   unknown_keys: z.record(z.string(), z.unknown()).optional(),
   body: z.string().describe("The markdown body: reasons, what to try, when it does not work."),
+  draft: z
+    .literal(true)
+    .optional()
+    .describe("A draft: written by an agent, not yet reviewed (unverified)."),
+  branch: z.string().optional().describe("The branch a draft was written on."),
 };
 
 /** `knowledge_check`: the strict lint report. */

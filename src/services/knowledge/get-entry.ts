@@ -2,11 +2,12 @@
  * Opening one entry by id (recall: "`get(id)` returns the whole entry with
  * body"; MCP `knowledge_open`, CLI `lore get`).
  */
+import { draftSourceOf, repoOfDraftSource } from "../../core/drafts/draft.js";
 import type { Diagnostic } from "../../core/entry/diagnostic.js";
 import type { ContractClause, Entry, Origin } from "../../core/entry/entry.js";
 import { formatEntry } from "../../core/entry/format-entry.js";
 import { LoreError } from "../../core/errors/lore-error.js";
-import type { EntryIndex } from "../../index/entry-index.js";
+import type { EntryIndex, StoredEntry } from "../../index/entry-index.js";
 
 /** The whole entry as `get` answers it. */
 export interface EntryView {
@@ -33,8 +34,16 @@ export interface EntryView {
   /**
    * The entry as a file: its bytes as stored at the indexed commit when the caller could
    * read them (see `Lore.open`), else canonical frontmatter (`formatEntry`) and the body.
+   * A draft's: its future file as stored.
    */
   text: string;
+  /**
+   * `true` for a draft (seed 004: visible at once, marked unverified): `repo` is its
+   * repository, `path` its future file. Absent for an entry of a file.
+   */
+  draft?: true;
+  /** The branch a draft was written on; only with `draft`. */
+  branch?: string;
 }
 
 /**
@@ -67,12 +76,19 @@ export function getEntry(
     /^[0-9a-f-]+$/i.test(trimmed) ? trimmed.toLowerCase() : id,
     allowed,
   );
-  const matching = repo === undefined ? holders : holders.filter((entry) => entry.repo === repo);
+  // `repo` names a repository: its drafts (`draft:<repo>`) are of it too. A file and a
+  // draft never share an id in one repository (the file replaces the draft), so the file
+  // is preferred should a race ever leave both.
+  const inRepo =
+    repo === undefined
+      ? holders
+      : holders.filter((entry) => entry.repo === repo || entry.repo === draftSourceOf(repo));
+  const matching = dropDraftsOfFiles(inRepo);
   const entry = matching[0];
   if (entry === undefined) throw new LoreError("entry_not_found", { id });
   if (matching.length > 1) {
     // Ids are unique per source; two sources holding one id are never resolved by order.
-    const repos = matching.map((held) => held.repo);
+    const repos = matching.map((held) => repoOfDraftSource(held.repo) ?? held.repo);
     throw new LoreError(
       "ambiguous_id",
       { id, count: repos.length, repos: repos.join(", ") },
@@ -89,9 +105,10 @@ export function getEntry(
     body: entry.body,
   };
   if (entry.summaryOverride !== undefined) model.summary = entry.summaryOverride;
+  const draftOf = repoOfDraftSource(entry.repo);
   const view: EntryView = {
     id: entry.id,
-    repo: entry.repo,
+    repo: draftOf ?? entry.repo,
     path: entry.path,
     origin: entry.origin,
     links: entry.links,
@@ -105,5 +122,22 @@ export function getEntry(
     text: formatEntry(model),
   };
   if (entry.summaryOverride !== undefined) view.summary_override = entry.summaryOverride;
+  if (draftOf !== undefined) {
+    const draft = index.drafts.get(draftOf, entry.id);
+    view.draft = true;
+    if (draft !== undefined) {
+      view.branch = draft.branch;
+      view.text = draft.text;
+    }
+  }
   return view;
+}
+
+/** The holders left when a draft and a file of one repository hold the id: the file. */
+function dropDraftsOfFiles(holders: StoredEntry[]): StoredEntry[] {
+  const files = new Set(holders.map((held) => held.repo));
+  return holders.filter((held) => {
+    const of = repoOfDraftSource(held.repo);
+    return of === undefined || !files.has(of);
+  });
 }

@@ -4,6 +4,7 @@
  * never bodies, a `total` and a `next_cursor`, under a fixed byte budget").
  */
 
+import { repoOfDraftSource } from "../../core/drafts/draft.js";
 import type { Origin } from "../../core/entry/entry.js";
 import { LoreError } from "../../core/errors/lore-error.js";
 import type { MatchReason } from "../../core/recall/contract-match.js";
@@ -42,6 +43,14 @@ export interface RecallHit {
    * (`core/recall/recall-score.ts`). For search: `-bm25` (0 for a query too broad to rank).
    */
   score: number;
+  /**
+   * `true` for a draft (seed 004, "Как знание выходит наружу": visible at once, marked
+   * unverified): `repo` and `source` are then its repository, `path` its future file.
+   * Absent for an entry of a file.
+   */
+  draft?: true;
+  /** The branch a draft was written on; only with `draft`. */
+  branch?: string;
 }
 
 /** A page of hits. */
@@ -223,9 +232,17 @@ export function queryKey(query: SearchQuery | undefined): string {
  * @param score - its score (see {@link RecallHit.score}).
  */
 export function recallHit(record: HitRecord, why: MatchReason[], score: number): RecallHit {
-  const { id, repo, path, summary, origin } = record;
+  const { id, path, summary, origin } = record;
+  // A draft is stored under `draft:<repo>`; it is listed as an entry of `<repo>`, marked.
+  const draftOf = repoOfDraftSource(record.repo);
+  const repo = draftOf ?? record.repo;
   const { kind, source } = hitSource(repo, path);
-  return { id, kind, source, repo, path, summary, origin, why, score };
+  const hit: RecallHit = { id, kind, source, repo, path, summary, origin, why, score };
+  if (draftOf !== undefined) {
+    hit.draft = true;
+    if (record.draftBranch !== undefined) hit.branch = record.draftBranch;
+  }
+  return hit;
 }
 
 /**

@@ -22,6 +22,13 @@ export interface KnowledgeItem {
   contract: ContractClause[];
   reachable: boolean;
   unmet_mechanisms: string[];
+  /**
+   * `true` for a draft of the repository (seed 004: visible at once, marked unverified):
+   * `path` is its future file, `blob_sha` the blob name of its future text.
+   */
+  draft?: true;
+  /** The branch a draft was written on; only with `draft`. */
+  branch?: string;
 }
 
 /** The listing: every item, and `partial: "truncated"` only when the cap cut it. */
@@ -34,7 +41,8 @@ const listings = new WeakMap<EntryIndex, KnowledgeListing>();
 
 /**
  * Every index record of one repository — contract, `reachable`, `unmet_mechanisms`, path,
- * blob sha, origin, summary, id, links; no body — ordered by path, whole, no paging. Past
+ * blob sha, origin, summary, id, links; no body — and its drafts the same way, marked
+ * `draft: true` with their `branch` (seed 004), ordered by path, whole, no paging. Past
  * `cap` records the answer holds the first `cap` and `partial: "truncated"`; a complete
  * answer has no `partial` field. The caller checks the rights first.
  *
@@ -53,16 +61,23 @@ export function listKnowledge(
     listings.set(index, listing);
   }
   const rows = listing.list(repo, cap + 1);
-  const items = rows.slice(0, cap).map((row) => ({
-    id: row.id,
-    path: row.path,
-    blob_sha: row.blobSha,
-    origin: row.origin,
-    summary: row.summary,
-    links: row.links,
-    contract: row.contract,
-    reachable: row.reachable,
-    unmet_mechanisms: row.unmetMechanisms,
-  }));
+  const items = rows.slice(0, cap).map((row) => {
+    const item: KnowledgeItem = {
+      id: row.id,
+      path: row.path,
+      blob_sha: row.blobSha,
+      origin: row.origin,
+      summary: row.summary,
+      links: row.links,
+      contract: row.contract,
+      reachable: row.reachable,
+      unmet_mechanisms: row.unmetMechanisms,
+    };
+    if (row.draftBranch !== undefined) {
+      item.draft = true;
+      item.branch = row.draftBranch;
+    }
+    return item;
+  });
   return rows.length > cap ? { items, partial: "truncated" } : { items };
 }

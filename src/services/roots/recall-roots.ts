@@ -4,6 +4,7 @@
  * as entries (see `index-roots.ts`), so an unfiltered {@link recall} finds them; this module
  * names each hit's root and runs a recall restricted to one root.
  */
+import { draftSourceOf } from "../../core/drafts/draft.js";
 import { rootOfRepo, rootRepoName } from "../../core/roots/root-repo-name.js";
 import type { EntryIndex } from "../../index/entry-index.js";
 import type { HitPage } from "../knowledge/hit-page.js";
@@ -50,5 +51,7 @@ export function recallInRoot(index: EntryIndex, input: RecallInput & { root: str
  */
 export function recallInRepo(index: EntryIndex, input: RecallInput & { repo: string }): HitPage {
   const { repo, ...rest } = input;
-  return recallWithin(index, { ...rest, repos: [repo] });
+  // A repository's drafts are recalled with its files (seed 004: visible at once).
+  const repos = rootOfRepo(repo) === undefined ? [repo, draftSourceOf(repo)] : [repo];
+  return recallWithin(index, { ...rest, repos });
 }
