@@ -13,7 +13,9 @@ import { dnsRebindingGuard, dotSegmentGuard } from "./request-guards.js";
 import { registerApiRoutes } from "./routes/api-routes.js";
 import { registerDraftRoutes } from "./routes/draft-routes.js";
 import { registerLimitRoutes } from "./routes/limit-routes.js";
+import { registerPullRoutes } from "./routes/pull-routes.js";
 import type { HttpEnv, ServerApi } from "./server-api.js";
+import { validationHook } from "./validation-hook.js";
 
 /** What {@link createHttpApp} needs. */
 export interface HttpAppDeps {
@@ -49,7 +51,8 @@ export const OPENAPI_PATH = "/api/v1/openapi.json";
  */
 export function createHttpApp(deps: HttpAppDeps): OpenAPIHono<HttpEnv> {
   const log = deps.log ?? (() => {});
-  const app = new OpenAPIHono<HttpEnv>();
+  // A body a route's schema refuses is a Lore refusal (unknown_field / invalid_input).
+  const app = new OpenAPIHono<HttpEnv>({ defaultHook: validationHook });
   installErrorHook(app, log);
   app.use("*", dnsRebindingGuard(deps.loopbackOnly));
   app.use("*", dotSegmentGuard());
@@ -58,6 +61,7 @@ export function createHttpApp(deps: HttpAppDeps): OpenAPIHono<HttpEnv> {
   registerApiRoutes(app, deps.api);
   registerDraftRoutes(app, deps.api.drafts);
   registerLimitRoutes(app, deps.api.limits);
+  registerPullRoutes(app, deps.api.pulls);
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",
     scheme: "bearer",

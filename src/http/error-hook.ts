@@ -4,6 +4,7 @@
  * "message"}}`, the message in the language of `Accept-Language`.
  */
 import type { Context, Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
 import type { Lang } from "../core/errors/localized-text.js";
 import { fromSqliteError, isLoreError, LoreError } from "../core/errors/lore-error.js";
 import { pickAcceptLanguage } from "./accept-language.js";
@@ -52,7 +53,7 @@ export function refusal(c: Context, error: LoreError): Response {
  */
 export function installErrorHook(app: Hono<HttpEnv>, log: (line: string) => void): void {
   app.onError((error, c) => {
-    const known = fromSqliteError(error) ?? (isLoreError(error) ? error : undefined);
+    const known = fromSqliteError(error) ?? (isLoreError(error) ? error : badRequest(error));
     if (known !== undefined) {
       if (known.kind === "internal") log(`lore: ${c.req.method} ${c.req.path}: ${known.message}`);
       return refusal(c, known);
@@ -75,6 +76,25 @@ export function installErrorHook(app: Hono<HttpEnv>, log: (line: string) => void
   app.notFound((c) =>
     refusal(c, new LoreError("route_not_found", { method: c.req.method, path: c.req.path })),
   );
+}
+
+/**
+ * Hono's own refusals of a request body (malformed JSON: 400; a body that is not JSON:
+ * 415) as `invalid_input`; `undefined` for anything else.
+ */
+function badRequest(error: unknown): LoreError | undefined {
+  if (!(error instanceof HTTPException) || (error.status !== 400 && error.status !== 415)) {
+    return undefined;
+  }
+  const reason =
+    error.status === 415
+      ? "send the body as JSON with Content-Type: application/json"
+      : `the body is not JSON (${error.message})`;
+  const reasonRu =
+    error.status === 415
+      ? "отправьте тело как JSON с Content-Type: application/json"
+      : `тело — не JSON (${error.message})`;
+  return new LoreError("invalid_input", { reason, reason_ru: reasonRu });
 }
 
 function describe(error: unknown): string {

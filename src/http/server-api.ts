@@ -3,6 +3,7 @@ import type { Principal } from "../core/access/rights.js";
 import type { KnowledgePort } from "../mcp/knowledge-port.js";
 import type { KnowledgeListingAnswer } from "../services/knowledge/list-knowledge.js";
 import type { DraftsApi, LimitsApi } from "./drafts-api.js";
+import type { PullsApi } from "./pulls-api.js";
 
 /** One repository as `GET /api/v1/repos` lists it. */
 export interface RepoView {
@@ -60,6 +61,8 @@ export interface ServerApi {
   limits: LimitsApi;
   /** What `GET /healthz` reports besides `status: "ok"`. */
   health(): Record<string, unknown>;
+  /** Merge requests of hosted repositories (`/api/v1/repos/{owner}/{name}/pulls…`). */
+  pulls: PullsApi;
 }
 
 /** The Hono environment of the team server's application. */

@@ -143,6 +143,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
         },
       },
       health: () => ({ version: options.version, indexing }),
+      log,
     });
     const app = createHttpApp({
       api,

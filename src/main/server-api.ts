@@ -7,6 +7,8 @@
  * name = `owner/name`), plus — for site admins only — the index sources that are not hosted
  * repositories (the OS user's own `--repo` folders, `[index] repos`, knowledge roots).
  */
+
+import { bareMergeGit } from "../adapters/git-cli/merge-git.js";
 import type { Principal } from "../core/access/rights.js";
 import { isLoreError, LoreError } from "../core/errors/lore-error.js";
 import { rootRepoName } from "../core/roots/root-repo-name.js";
@@ -23,6 +25,8 @@ import { type FileAtRef, readRawFile } from "../services/api/raw-file.js";
 import { getEntry } from "../services/knowledge/get-entry.js";
 import { listKnowledge } from "../services/knowledge/list-knowledge.js";
 import { recallWithin } from "../services/knowledge/recall-within.js";
+import { mergeRequestCalls } from "../services/merge-requests/merge-request-calls.js";
+import { openMergeRequest } from "../services/merge-requests/open-merge-request.js";
 import type { Lore } from "./compose.js";
 import { createDraftsApi, createLimitsApi, type OpenMachineMergeRequest } from "./server-drafts.js";
 
@@ -57,8 +61,10 @@ export interface ServerApiDeps {
   health?: () => Record<string, unknown>;
   /** The clock, ms since the epoch. Default `Date.now`. */
   now?: () => number;
-  /** Opens a delivery's merge request (origin `machine`); absent: none is opened. */
+  /** Opens a delivery's merge request. Default: the server's own, with origin `machine`. */
   openMergeRequest?: OpenMachineMergeRequest;
+  /** Writes a line to the server's log (a failed parse after a merge). Default: none. */
+  log?: (line: string) => void;
 }
 
 /** The refusal of a root tool to a caller who is not a site admin. */
@@ -138,7 +144,29 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
     dataDir: deps.dataDir,
     freshen: deps.freshen,
     now,
-    ...(deps.openMergeRequest === undefined ? {} : { openMergeRequest: deps.openMergeRequest }),
+    openMergeRequest:
+      deps.openMergeRequest ??
+      // A delivery's separate branch gets its merge request with origin `machine`, set
+      // here by the server alone (seed 004, "Происхождение запроса ставит сервер").
+      (async ({ repo, principal, source, target, title, body }) =>
+        (
+          await openMergeRequest(
+            {
+              store: deps.store,
+              gitOf: (r) => bareMergeGit(bareRepoPath(deps.dataDir, r.fullName)),
+              now,
+            },
+            {
+              repo,
+              author: { userId: principal.userId, user: principal.user },
+              source,
+              target,
+              title,
+              body,
+              origin: "machine",
+            },
+          )
+        ).number),
   });
 
   return {
@@ -215,6 +243,15 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
     drafts,
     limits: createLimitsApi(deps.store),
     health: () => deps.health?.() ?? {},
+    pulls: mergeRequestCalls({
+      store: deps.store,
+      gitOf: (repo) => bareMergeGit(bareRepoPath(deps.dataDir, repo.fullName)),
+      now,
+      // A merge is parsed like a push (seed 004, "Разбор при отправке"): the index upkeep
+      // of post-receive, at once, so the merged knowledge is found right after the merge.
+      afterMerge: (repo) => deps.freshen(hosted(repo)),
+      ...(deps.log === undefined ? {} : { log: deps.log }),
+    }),
   };
 }
 
