@@ -16,7 +16,8 @@ import { nearestKey } from "../core/text/nearest-key.js";
  *   else `invalid_input` (data: `field`).
  */
 export function bodyRefusal(error: ZodError, known: readonly string[]): LoreError {
-  const issue = error.issues[0];
+  // An unknown field is named first: it is the likelier mistake (a typo of a known one).
+  const issue = error.issues.find((i) => i.code === "unrecognized_keys") ?? error.issues[0];
   if (issue?.code === "unrecognized_keys") {
     const field = String(issue.keys[0] ?? "");
     const nearest = nearestKey(field, known);

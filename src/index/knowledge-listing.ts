@@ -55,11 +55,11 @@ export class KnowledgeListing {
     // drafts are its source `draft:<repo>`, their branch read from `drafts`.
     this.#list = db.prepare(
       `SELECT e.id, f.path, f.blob_sha AS blobSha, e.origin, e.summary, e.links, e.contract,
-         e.reachable, e.unmet_mechanisms AS unmetMechanisms, f.repo <> ?1 AS isDraft,
+         e.reachable, e.unmet_mechanisms AS unmetMechanisms, f.repo <> @repo AS isDraft,
          d.branch AS draftBranch
        FROM entries e JOIN files f USING (file_id)
-       LEFT JOIN drafts d ON f.repo = 'draft:' || ?1 AND d.repo = ?1 AND d.id = e.id
-       WHERE f.repo IN (?1, 'draft:' || ?1) ORDER BY f.path, f.repo LIMIT ?2`,
+       LEFT JOIN drafts d ON f.repo = 'draft:' || @repo AND d.repo = @repo AND d.id = e.id
+       WHERE f.repo IN (@repo, 'draft:' || @repo) ORDER BY f.path, f.repo LIMIT @limit`,
     );
   }
 
@@ -72,7 +72,7 @@ export class KnowledgeListing {
    * @returns at most `limit` records, ordered by path.
    */
   list(repo: string, limit: number): KnowledgeRecord[] {
-    return (this.#list.all(repo, limit) as Row[]).map((row) => ({
+    return (this.#list.all({ repo, limit }) as Row[]).map((row) => ({
       id: row.id,
       path: row.path,
       blobSha: row.blobSha,

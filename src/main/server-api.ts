@@ -10,6 +10,7 @@
 
 import { bareMergeGit } from "../adapters/git-cli/merge-git.js";
 import type { Principal } from "../core/access/rights.js";
+import { draftSourceOf } from "../core/drafts/draft.js";
 import { isLoreError, LoreError } from "../core/errors/lore-error.js";
 import { rootRepoName } from "../core/roots/root-repo-name.js";
 import { resolveRoot } from "../core/roots/root-resolution.js";
@@ -110,7 +111,8 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
       (repo) => principal.siteAdmin || levelOn(repo, granted) !== undefined,
     );
     for (const repo of readable) await deps.freshen(hosted(repo));
-    const names = readable.map((repo) => repo.fullName);
+    // A repository's drafts (source `draft:<repo>`) are read with the same right as it.
+    const names = readable.flatMap((repo) => [repo.fullName, draftSourceOf(repo.fullName)]);
     if (principal.siteAdmin) {
       const hostedNames = new Set(all.map((repo) => repo.fullName));
       for (const source of deps.index.repositoryRecords()) {
