@@ -5,14 +5,16 @@
  *
  * The sources a caller may see are the hosted repositories they can read (index repository
  * name = `owner/name`), plus — for site admins only — the index sources that are not hosted
- * repositories (the OS user's own `--repo` folders, `[index] repos`, knowledge roots).
+ * repositories (the OS user's own `--repo` folders, `[index] repos`, knowledge roots). Each
+ * repository seen brings its drafts (source `draft:<repo>`, seed 004): whoever can read a
+ * repository sees its drafts, nobody else sees anything of them.
  */
 
 import { bareMergeGit } from "../adapters/git-cli/merge-git.js";
 import type { Principal } from "../core/access/rights.js";
 import { draftSourceOf } from "../core/drafts/draft.js";
 import { isLoreError, LoreError } from "../core/errors/lore-error.js";
-import { rootRepoName } from "../core/roots/root-repo-name.js";
+import { rootOfRepo, rootRepoName } from "../core/roots/root-repo-name.js";
 import { resolveRoot } from "../core/roots/root-resolution.js";
 import type { DraftsApi } from "../http/drafts-api.js";
 import type { RepoView, ServerApi, UserView } from "../http/server-api.js";
@@ -119,7 +121,11 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
         if (!hostedNames.has(source.repo)) names.push(source.repo);
       }
     }
-    return names;
+    // A repository's drafts (source `draft:<repo>`) are seen by exactly those who can read
+    // it (seed 004: «черновик сразу виден всей команде с доступом к репозиторию»).
+    return names.flatMap((name) =>
+      rootOfRepo(name) === undefined ? [name, draftSourceOf(name)] : [name],
+    );
   };
   const recallFor = async (principal: Principal, args: RecallArgs) => {
     const sources = await visibleSources(principal);
@@ -130,7 +136,7 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
       const local = principal.siteAdmin ? tryResolve(deps.local?.lore, name) : undefined;
       const found = [name, local].find((n) => n !== undefined && sources.includes(n));
       if (found === undefined) throw new LoreError("repo_not_indexed", { repo: name });
-      within = [found];
+      within = [found, draftSourceOf(found)].filter((n) => sources.includes(n));
     } else if (knowledge_root_id !== undefined && knowledge_root_id.trim() !== "") {
       const roots = principal.siteAdmin ? (deps.local?.lore.roots ?? []) : [];
       const root = resolveRoot(roots, { knowledge_root_id });

@@ -3,11 +3,13 @@
  * repositories — acme/public (public), acme/private (readable by anna only), acme/secret
  * (readable by none of them) — for every read endpoint and the MCP tools over real HTTP:
  * what each user gets, and that the third never shows: no entry, no count, a 404 exactly
- * as for a missing repository.
+ * as for a missing repository. The drafts of each repository follow the same rule.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DRAFT_LIMIT_DEFAULT } from "../../src/core/drafts/draft.js";
+import { writeDraft } from "../../src/services/drafts/write-draft.js";
 import { IDS, MATRIX_WORD, startTeamFixture, type TeamFixture } from "./team-fixture.js";
 
 let team: TeamFixture;
@@ -249,6 +251,150 @@ describe("MCP recall and open over /mcp with a Bearer token", () => {
       expect(JSON.parse(text).error.code).toBe("forbidden");
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe("drafts (seed 004: visible at once to whoever can read the repository, to nobody else)", () => {
+  // Written after the tests above ran (describe blocks run in order), so their exact
+  // listings and totals stay those of the files alone.
+  const DRAFT_WORD = "matrixdraft";
+  const draftIds: Record<string, string> = {};
+  beforeAll(async () => {
+    for (const fullName of Object.keys(IDS)) {
+      const draft = await writeDraft(
+        { index: team.index, limitFor: async () => DRAFT_LIMIT_DEFAULT },
+        {
+          repo: fullName,
+          author: "anna",
+          input: {
+            branch: "feature/drafts",
+            title: `Draft of ${fullName}`,
+            body: `Draft body of ${fullName}`,
+            words: [DRAFT_WORD],
+          },
+        },
+      );
+      draftIds[fullName] = draft.id;
+    }
+  });
+
+  async function mcpClient(who: Who): Promise<Client> {
+    const client = new Client({ name: `drafts-${who}`, version: "1" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${team.base}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${team.tokens[who]}` } },
+      }),
+    );
+    return client;
+  }
+
+  it("recall lists the drafts of readable repositories only, marked with their branch, and counts only them", async () => {
+    for (const who of USERS) {
+      const client = await mcpClient(who);
+      try {
+        const result = await client.callTool({
+          name: "knowledge_recall",
+          arguments: { query: DRAFT_WORD },
+        });
+        const answer = result.structuredContent as {
+          hits: { id: string; repo: string; source: string; draft?: boolean; branch?: string }[];
+          total: number;
+        };
+        expect([who, answer.hits.map((hit) => hit.repo).sort()]).toEqual([who, READABLE[who]]);
+        expect([who, answer.total]).toEqual([who, READABLE[who].length]);
+        for (const hit of answer.hits) {
+          expect(hit).toMatchObject({
+            id: draftIds[hit.repo],
+            source: hit.repo,
+            draft: true,
+            branch: "feature/drafts",
+          });
+        }
+        expect(JSON.stringify(result)).not.toContain(draftIds["acme/secret"]);
+        expect(JSON.stringify(result)).not.toContain("secret");
+      } finally {
+        await client.close();
+      }
+    }
+  });
+
+  it("open returns a readable draft's body and entry_not_found for a hidden one, as for a missing id", async () => {
+    const missingId = "0193a000-0000-7000-8000-0000000000fe";
+    for (const who of USERS) {
+      const client = await mcpClient(who);
+      try {
+        const missing = await client.callTool({
+          name: "knowledge_open",
+          arguments: { id: missingId },
+        });
+        const missingText = (missing.content as { text: string }[])[0]?.text ?? "";
+        for (const [fullName, id] of Object.entries(draftIds)) {
+          const result = await client.callTool({ name: "knowledge_open", arguments: { id } });
+          if (READABLE[who].includes(fullName)) {
+            expect([who, fullName, result.isError]).toEqual([who, fullName, undefined]);
+            expect(result.structuredContent).toMatchObject({
+              id,
+              repo: fullName,
+              path: `.gitriver/knowledge/${id}.md`,
+              draft: true,
+              branch: "feature/drafts",
+            });
+            expect((result.structuredContent as { body: string }).body).toContain(
+              `Draft body of ${fullName}`,
+            );
+          } else {
+            const text = (result.content as { text: string }[])[0]?.text ?? "";
+            expect([who, fullName, JSON.parse(text).error.code]).toEqual([
+              who,
+              fullName,
+              "entry_not_found",
+            ]);
+            expect(text).toBe(missingText.replaceAll(missingId, id));
+          }
+        }
+      } finally {
+        await client.close();
+      }
+    }
+  });
+
+  it("the repository listing lists a readable repository's draft, marked, with no body; the others stay 404", async () => {
+    for (const who of USERS) {
+      for (const fullName of Object.keys(IDS)) {
+        const answer = await get(who, `/api/v1/repos/${fullName}/knowledge`);
+        if (!READABLE[who].includes(fullName)) {
+          expect([who, fullName, answer.status, JSON.parse(answer.body)]).toEqual([
+            who,
+            fullName,
+            404,
+            { error: { code: "repo_not_found", message: `no repository ${fullName}` } },
+          ]);
+          expect(answer.body).not.toContain(draftIds[fullName]);
+          continue;
+        }
+        const body = JSON.parse(answer.body) as { items: Record<string, unknown>[] };
+        const fileId = IDS[fullName as keyof typeof IDS];
+        expect(body.items.map((item) => [item.id, item.draft ?? false]).sort()).toEqual(
+          [
+            [fileId, false],
+            [draftIds[fullName], true],
+          ].sort(),
+        );
+        const draft = body.items.find((item) => item.draft === true);
+        expect(draft).toMatchObject({
+          path: `.gitriver/knowledge/${draftIds[fullName]}.md`,
+          origin: "agent",
+          summary: `Draft of ${fullName}`,
+          branch: "feature/drafts",
+          reachable: true,
+        });
+        expect(answer.body).not.toContain("Draft body of");
+        // No draft of another repository, not even of a readable one.
+        for (const [other, id] of Object.entries(draftIds)) {
+          if (other !== fullName) expect(answer.body).not.toContain(id);
+        }
+      }
     }
   });
 });

@@ -25,7 +25,8 @@ function whyText(hit: Hit): string {
 
 /**
  * Prints a recall answer for people: numbered summaries, then id, kind and source
- * (`entry <repo>: <path>`, `note <root>: <path>`, `wiki .wiki/<slug>.md`), why and score.
+ * (`entry <repo>: <path>`, `note <root>: <path>`, `wiki .wiki/<slug>.md`; a draft adds
+ * `draft, branch <b>`), why and score.
  *
  * @param answer - the answer.
  * @param out - the line writer.
@@ -47,7 +48,12 @@ export function printRecall(
       hit.kind === "wiki"
         ? hit.source
         : `${hit.root === undefined ? hit.repo : `[${hit.root}]`}  ${hit.path}`;
-    out(`   ${hit.id}  ${hit.kind} ${where}`);
+    // A draft is marked unverified, with the branch it was written on (seed 004).
+    const draft =
+      hit.draft === true
+        ? `  ${lang === "ru" ? "черновик, ветка" : "draft, branch"} ${hit.branch ?? "?"}`
+        : "";
+    out(`   ${hit.id}  ${hit.kind} ${where}${draft}`);
     out(`   ${lang === "ru" ? "почему" : "why"}: ${whyText(hit)}  score ${hit.score.toFixed(3)}`);
   });
   if (answer.hits.length === 0) out(lang === "ru" ? "ничего не найдено" : "nothing found");

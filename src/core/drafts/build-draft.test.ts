@@ -162,6 +162,16 @@ describe("buildDraft", () => {
     }
   });
 
+  it("refuses a field of neither form with unknown_field naming the nearest", () => {
+    const typo = { branch: "main", title: "T", body: "B", word: ["x"] } as unknown as DraftInput;
+    const error = refusal(() => buildDraft(typo, mint));
+    expect(error.code).toBe("unknown_field");
+    expect(error.data).toEqual({ field: "word", nearest: "words" });
+    expect(error.message).toBe("unknown field “word”; did you mean “words”?");
+    const odd = { branch: "main", text: "x", zzzzzz: 1 } as unknown as DraftInput;
+    expect(refusal(() => buildDraft(odd, mint)).data).toEqual({ field: "zzzzzz" });
+  });
+
   it("refuses an input that mixes the two forms or misses the title", () => {
     const mixed = { branch: "main", text: "x", title: "T" } as unknown as DraftInput;
     expect(refusal(() => buildDraft(mixed, mint)).code).toBe("invalid_input");

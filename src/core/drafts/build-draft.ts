@@ -10,6 +10,7 @@ import { utf8ByteLength } from "../entry/utf8.js";
 import { readEntryFile } from "../entry/yaml-frontmatter.js";
 import { LoreError } from "../errors/lore-error.js";
 import { validateBranchName } from "../repos/repo-name.js";
+import { nearestKey } from "../text/nearest-key.js";
 import { type DraftInput, draftFilePath } from "./draft.js";
 
 /** A draft ready to store: its future file and what the index keeps of it. */
@@ -49,7 +50,8 @@ const FIELD_FORM = ["branch", "title", "body", "words", "tool", "links"] as cons
  * @param mintId - gives a fresh UUIDv7 (the server assigns ids).
  * @returns the built draft.
  * @throws LoreError `invalid_input` for a branch name git refuses or an input of neither
- *   form; `draft_too_large` (`data: {size, limit}`, bytes) when the future file would be
+ *   form (or of both); `unknown_field` (`data: {field, nearest?}`) for a key of neither form,
+ *   naming the nearest key (`word` → `words`); `draft_too_large` (`data: {size, limit}`, bytes) when the future file would be
  *   over 65,536 bytes of UTF-8, frontmatter included; `invalid_entry` (`data.diagnostics`)
  *   when the strict parse refuses the file.
  */
@@ -76,9 +78,37 @@ export function buildDraft(input: DraftInput, mintId: () => string): BuiltDraft 
   };
 }
 
+/**
+ * Refuses a key of neither form with `unknown_field` naming the nearest key of the form
+ * (`word` → `words`), and a key of the other form with `invalid_input`.
+ */
+function checkKeys(input: Record<string, unknown>, form: readonly string[]): void {
+  for (const key of Object.keys(input)) {
+    if (form.includes(key)) continue;
+    if (
+      (TEXT_FORM as readonly string[]).includes(key) ||
+      (FIELD_FORM as readonly string[]).includes(key)
+    ) {
+      throw badForm(
+        `“${key}” cannot be given with ${form === TEXT_FORM ? "text" : "title and body"}`,
+      );
+    }
+    const nearest = nearestKey(key, form);
+    const shown = key.length > 64 ? `${key.slice(0, 64)}…` : key;
+    throw new LoreError(
+      "unknown_field",
+      {
+        field: shown,
+        hint: nearest === undefined ? "" : `; did you mean “${nearest}”?`,
+        hint_ru: nearest === undefined ? "" : `; возможно, имелось в виду «${nearest}»?`,
+      },
+      { data: nearest === undefined ? { field: shown } : { field: shown, nearest } },
+    );
+  }
+}
+
 function textOfFile(input: Record<string, unknown>, mintId: () => string): string {
-  const extra = Object.keys(input).filter((k) => !(TEXT_FORM as readonly string[]).includes(k));
-  if (extra.length > 0) throw badForm(`text cannot be given with ${extra.join(", ")}`);
+  checkKeys(input, TEXT_FORM);
   if (typeof input.text !== "string") throw badForm("text must be a string");
   const text = input.text;
   // Too large already: refuse with its size before the parser would (file_too_large).
@@ -91,8 +121,7 @@ function textOfFile(input: Record<string, unknown>, mintId: () => string): strin
 }
 
 function textOfFields(input: Record<string, unknown>, mintId: () => string): string {
-  const extra = Object.keys(input).filter((k) => !(FIELD_FORM as readonly string[]).includes(k));
-  if (extra.length > 0) throw badForm(`unknown draft field(s): ${extra.join(", ")}`);
+  checkKeys(input, FIELD_FORM);
   const { title, body, words, tool, links } = input;
   if (typeof title !== "string" || title.trim() === "") {
     throw badForm("title must be a non-blank string (the entry's first paragraph)");

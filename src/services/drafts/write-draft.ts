@@ -44,6 +44,7 @@ export interface DraftDeps {
  *   a local one); `author`: the writer's user name; `input`: the draft.
  * @returns the stored draft.
  * @throws LoreError `invalid_input` (bad branch name, an input of neither form),
+ *   `unknown_field` (`data: {field, nearest?}`: a key of neither input form),
  *   `invalid_entry` (`data.diagnostics`), `draft_too_large` (`data: {size, limit}`),
  *   `draft_id_taken` (`data: {id, path, repo}`) and `draft_limit_reached`
  *   (`data: {author, count, limit}`).

@@ -53,7 +53,9 @@ export interface EntryView {
  * @param id - the entry id as listed by recall.
  * @param user - who opens it.
  * @param now - when, ms since the epoch. Default: now.
- * @param repo - only the entry of this source (an id is unique per source). Default: any.
+ * @param repo - only the entry of this source or of its drafts (`draft:<repo>`; an id is
+ *   unique per source). Default: any. A draft answers with `draft: true`, its `branch`, its
+ *   repository as `repo` and its stored future file as `text` (seed 004).
  * @param allowed - only the entries of these sources (the team server: the sources the
  *   caller may read, seed 004 "Интерфейс"); applied in SQL, so a holder outside the set is
  *   neither opened nor counted in `ambiguous_id`: the id is `entry_not_found` as for a
