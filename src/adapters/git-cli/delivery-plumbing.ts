@@ -138,6 +138,39 @@ export function fastImportStream(
   return Buffer.concat(parts);
 }
 
+/** A temporary ref older than this (by its commit's date) was left by a killed delivery, ms. */
+const TEMP_REF_STALE_MS = 60 * 60 * 1000;
+
+/**
+ * Deletes the temporary refs killed deliveries left behind (older than an hour), so a
+ * hosted repository does not advertise them for ever. Best effort: a failure is ignored.
+ */
+async function pruneTempRefs(dir: string, now: number): Promise<void> {
+  try {
+    const out = await runGit({
+      cwd: dir,
+      args: [
+        "for-each-ref",
+        "--format=%(refname) %(objectname) %(committerdate:unix)",
+        "refs/lore/deliver/",
+      ],
+    });
+    for (const line of out.stdout.toString("utf8").split("\n")) {
+      const [ref, oid, seconds] = line.split(" ");
+      if (ref === undefined || oid === undefined || seconds === undefined) continue;
+      if (now - Number(seconds) * 1000 < TEMP_REF_STALE_MS) continue;
+      await runGit({
+        cwd: dir,
+        args: ["update-ref", "-d"],
+        values: [ref, oid],
+        okExitCodes: [1, 128],
+      });
+    }
+  } catch {
+    // Leftover refs are harmless; the delivery goes on.
+  }
+}
+
 /**
  * Writes one commit and moves the branch to it by compare-and-swap (see the file's
  * comment). The parent is `expectedHead`, or `from` when the branch is created.
@@ -153,6 +186,7 @@ export async function writeDeliveryCommit(
   commit: DeliveryCommit,
 ): Promise<DeliveryWrite> {
   await assertBranchName(dir, commit.branch);
+  await pruneTempRefs(dir, Date.now());
   const parent = commit.expectedHead ?? commit.from;
   const temp = `refs/lore/deliver/${randomUUID()}`;
   try {

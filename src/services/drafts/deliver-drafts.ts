@@ -87,6 +87,8 @@ interface Destination {
   branch: string;
   /** The default branch's head a new separate branch starts from. */
   base: string | undefined;
+  /** Path 2: the branch is made by this delivery's first commit. */
+  creates: boolean;
 }
 
 async function destination(
@@ -103,13 +105,13 @@ async function destination(
         { data: { hint: "deliver with mode “separate” into a knowledge/ branch" } },
       );
     }
-    return { branch: input.branch, base: undefined };
+    return { branch: input.branch, base: undefined, creates: false };
   }
   const branch = separateBranchName(input.branch, input.label ?? deliveryLabel(at));
   if ((await target.branchHead(branch)) !== undefined) {
     throw new LoreError("branch_exists", { branch, repo });
   }
-  return { branch, base: await target.branchHead(await target.defaultBranch()) };
+  return { branch, base: await target.branchHead(await target.defaultBranch()), creates: true };
 }
 
 /** The drafts of the branch still to deliver: never delivered, or their delivery is stale. */
@@ -200,6 +202,10 @@ async function deliverBatch(run: Run, batch: DraftRecord[]): Promise<void> {
   let rest = batch;
   for (let attempt = 0; attempt <= DELIVERY_RACE_RETRIES; attempt++) {
     const head = await deps.target.branchHead(run.dest.branch);
+    if (run.dest.creates && run.commits.length === 0 && head !== undefined) {
+      // Another delivery made the same separate branch meanwhile: never join its request.
+      throw new LoreError("branch_exists", { branch: run.dest.branch, repo: run.repo });
+    }
     if (head !== undefined) rest = await settleWritten(run, head, rest);
     if (rest.length === 0) return;
     const write = await deps.target.writeCommit({
