@@ -178,7 +178,13 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "branch",
-    summary: "team server: protect branches (who may push, force pushes) of a repository",
+    summary:
+      "team server: protect branches (who may push, force pushes, required approvals) of a repository",
     load: async () => (await import("./commands/branch.js")).branchCommand,
+  },
+  {
+    name: "mr",
+    summary: "team server: list, show, approve, merge or close merge requests",
+    load: async () => (await import("./commands/mr.js")).mrCommand,
   },
 ];

@@ -276,13 +276,25 @@ describe("lore user, token, group, access, key, repo, branch on the server datab
       code: 0,
       stdout: "acme/app release/*: protected; push: anna, group:leads; force pushes refused\n",
     });
-    expect((await lore("branch", "protect", "acme/app", "main", "--allow-force")).code).toBe(0);
+    expect(
+      await lore("branch", "protect", "acme/app", "main", "--allow-force", "--approvals", "2"),
+    ).toMatchObject({
+      code: 0,
+      stdout:
+        "acme/app main: protected; push: anyone with write access; force pushes allowed; approvals to merge: 2\n",
+    });
+    expect((await lore("branch", "protect", "acme/app", "main", "--approvals", "x")).code).toBe(2);
     expect((await lore("branch", "rules", "acme/app")).stdout).toBe(
-      "main  push: anyone with write access  force: allowed\nrelease/*  push: anna, group:leads  force: refused\n",
+      "main  push: anyone with write access  force: allowed  approvals: 2\nrelease/*  push: anna, group:leads  force: refused\n",
     );
     expect(JSON.parse((await lore("branch", "rules", "acme/app", "--json")).stdout)).toEqual([
-      { pattern: "main", push: [], allowForcePush: true },
-      { pattern: "release/*", push: ["anna", "group:leads"], allowForcePush: false },
+      { pattern: "main", push: [], allowForcePush: true, requiredApprovals: 2 },
+      {
+        pattern: "release/*",
+        push: ["anna", "group:leads"],
+        allowForcePush: false,
+        requiredApprovals: 0,
+      },
     ]);
     expect((await lore("branch", "protect", "acme/app", "refs/heads/x")).code).toBe(2);
     expect((await lore("branch", "protect", "acme/none", "main")).code).toBe(3);

@@ -291,6 +291,11 @@ describe("GET /api/v1/openapi.json", () => {
     expect(Object.keys(doc.paths).sort()).toEqual([
       "/api/v1/repos",
       "/api/v1/repos/{owner}/{name}/knowledge",
+      "/api/v1/repos/{owner}/{name}/pulls",
+      "/api/v1/repos/{owner}/{name}/pulls/{number}",
+      "/api/v1/repos/{owner}/{name}/pulls/{number}/approve",
+      "/api/v1/repos/{owner}/{name}/pulls/{number}/close",
+      "/api/v1/repos/{owner}/{name}/pulls/{number}/merge",
       "/api/v1/repos/{owner}/{name}/raw/{path}",
       "/api/v1/user",
     ]);

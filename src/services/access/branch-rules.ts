@@ -47,14 +47,28 @@ export function validateBranchPattern(pattern: string): string {
 /**
  * Protects the branches matching `pattern` of a repository (replacing the rule of that
  * pattern): only `push` (users and `group:NAME`s; none = anyone with write access) may push,
- * force pushes refused unless `allowForcePush`.
+ * force pushes refused unless `allowForcePush`; a merge request into a matching branch
+ * needs `requiredApprovals` approvals (default 0; a whole number 0–100).
  *
  * @throws LoreError `invalid_input`, `repo_not_found`, `user_not_found`, `group_not_found`.
  */
 export async function protectBranch(
   store: ServerStore,
-  request: { repo: string; pattern: string; push: readonly string[]; allowForcePush: boolean },
+  request: {
+    repo: string;
+    pattern: string;
+    push: readonly string[];
+    allowForcePush: boolean;
+    requiredApprovals?: number;
+  },
 ): Promise<BranchRule> {
+  const approvals = request.requiredApprovals ?? 0;
+  if (!Number.isInteger(approvals) || approvals < 0 || approvals > 100) {
+    throw new LoreError("invalid_input", {
+      reason: `required approvals: a whole number from 0 to 100, not ${approvals}`,
+      reason_ru: `требуемые одобрения: целое число от 0 до 100, а не ${approvals}`,
+    });
+  }
   const repo = await requireRepo(store, request.repo);
   const rule: BranchRule = {
     repoId: repo.id,
@@ -62,6 +76,7 @@ export async function protectBranch(
     pushUserIds: [],
     pushGroupIds: [],
     allowForcePush: request.allowForcePush,
+    requiredApprovals: approvals,
   };
   for (const text of request.push) {
     const subject = await resolveSubject(store, text);
@@ -91,6 +106,8 @@ export interface ListedBranchRule {
   /** Who may push: `anna`, `group:leads`; empty = anyone with write access. */
   push: string[];
   allowForcePush: boolean;
+  /** Approvals a merge request into a matching branch needs. */
+  requiredApprovals: number;
 }
 
 /**
@@ -111,5 +128,6 @@ export async function listBranchRules(
       ...rule.pushGroupIds.map((id) => name({ kind: "group", id })),
     ],
     allowForcePush: rule.allowForcePush,
+    requiredApprovals: rule.requiredApprovals ?? 0,
   }));
 }
