@@ -124,6 +124,10 @@ export const DraftPageQuerySchema = z.object({
     .optional()
     .openapi({ example: String(DRAFTS_PER_PAGE.default), description: "1–100, default 50" }),
   after: z.string().optional().openapi({ description: "`next_cursor` of the previous page" }),
+  branch: z
+    .string()
+    .optional()
+    .openapi({ description: "Only the drafts of this branch (default: every branch)" }),
 });
 
 /** The `{owner}`, `{name}` and `{id}` of a draft's path. */

@@ -18,7 +18,7 @@ export interface DraftsApi {
   /**
    * Every draft of the repository (not only the caller's), with its body, oldest first.
    * @param page - `perPage` (1–100, default 50), `after` (a `next_cursor`), `branch` (only
-   *   that branch's drafts; the HTTP listing passes none).
+   *   that branch's drafts).
    * @throws LoreError `repo_not_found` (missing, or the caller cannot read it),
    *   `forbidden` (no `knowledge:read`), `invalid_limit`, `invalid_cursor`.
    */

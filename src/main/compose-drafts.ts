@@ -188,18 +188,15 @@ export function remoteDraftsPort(connect: () => TeamClient, cwd: string): Drafts
     },
     async list({ repo, branch, per_page, after }) {
       const path = await repoPath(repo);
-      // The server lists every branch; a branch is kept here, over all pages up to `per_page`.
       const query = new URLSearchParams();
       if (per_page !== undefined) query.set("per_page", String(per_page));
       if (after !== undefined) query.set("after", after);
+      if (branch !== undefined) query.set("branch", branch);
       const qs = query.size === 0 ? "" : `?${query}`;
-      const page = await connect().request<{ items: DraftView[]; next_cursor: string | null }>(
+      return connect().request<{ items: DraftView[]; next_cursor: string | null }>(
         "GET",
         `${path}${qs}`,
       );
-      return branch === undefined
-        ? page
-        : { items: page.items.filter((d) => d.branch === branch), next_cursor: page.next_cursor };
     },
     async discard({ repo, id }) {
       const path = await repoPath(repo);

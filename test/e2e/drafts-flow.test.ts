@@ -1,11 +1,12 @@
 import { spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openIndex } from "../../src/index/entry-index.js";
-import { isolatedEnv, runLore } from "./run-lore.js";
+import { isolatedEnv, LORE_BIN, runLore } from "./run-lore.js";
 import { type ServedLore, startServe } from "./serve-lore.js";
 
 // The life of a draft on a real team server (seed 004, "Как знание выходит наружу", "Что
@@ -474,6 +475,58 @@ describe("drafts over the REST API and /mcp", () => {
       data: { nearest: "limit" },
     });
   }, 120_000);
+
+  it("lore mcp and lore draft with [server] url: drafts go to the server, the repository from the origin remote, the branch checked out", async () => {
+    const config = join(home.dir, "client.toml");
+    writeFileSync(config, `[server]\nurl = "${base()}"\n`);
+    const env = { ...home.env, LORE_CONFIG: config, LORE_TOKEN: tokens.anna as string };
+    await annaGit(["checkout", "-q", "-b", "feature/remote", "main"]);
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [LORE_BIN, "mcp"],
+      env,
+      cwd: work,
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "test", version: "1" });
+    await client.connect(transport);
+    let id = "";
+    try {
+      const written = await client.callTool({
+        name: "knowledge_draft",
+        arguments: {
+          title: "Pin the runner image",
+          body: "Unpinned images broke the build twice.",
+        },
+      });
+      expect(written.isError).toBeFalsy();
+      const draft = written.structuredContent as { id: string; branch: string; author: string };
+      expect(draft).toMatchObject({ branch: "feature/remote", author: "anna" });
+      id = draft.id;
+      const listed = await client.callTool({
+        name: "knowledge_drafts",
+        arguments: { branch: "feature/remote" },
+      });
+      expect(
+        (listed.structuredContent as { items: { id: string }[] }).items.map((d) => d.id),
+      ).toEqual([id]);
+    } finally {
+      await client.close();
+    }
+    // On the server, under acme/app.
+    expect((await allDrafts("boris")).map((d) => d.id)).toContain(id);
+    // The CLI goes to the server the same way.
+    const cli = await runLore(["draft", "list", "--branch", "feature/remote", "--json"], {
+      cwd: work,
+      env,
+    });
+    expect(cli.code).toBe(0);
+    expect(JSON.parse(cli.stdout).map((d: { id: string }) => d.id)).toEqual([id]);
+    const rm = await runLore(["draft", "rm", id], { cwd: work, env });
+    expect(rm.code).toBe(0);
+    expect((await allDrafts()).map((d) => d.id)).not.toContain(id);
+    await annaGit(["checkout", "-q", "main"]);
+  });
 
   it("shown and read counters stay under the id from draft to file", async () => {
     await served.stop();

@@ -116,11 +116,12 @@ export function registerDraftRoutes(app: OpenAPIHono<HttpEnv>, drafts: DraftsApi
     listRoute,
     async (c) => {
       const { owner, name } = c.req.valid("param");
-      const { per_page, after } = c.req.valid("query");
+      const { per_page, after, branch } = c.req.valid("query");
       const perPage = perPageOf(per_page);
       const page = await drafts.list(c.get("principal"), `${owner}/${name}`, {
         ...(perPage === undefined ? {} : { perPage }),
         ...(after === undefined ? {} : { after }),
+        ...(branch === undefined ? {} : { branch }),
       });
       return c.json(page, 200);
     },
