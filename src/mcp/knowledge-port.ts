@@ -31,7 +31,7 @@ export type DraftFields =
 /** Where a draft tool works: a repository and a branch, each defaulted where it can be. */
 export interface DraftPlace {
   /**
-   * `owner/name` on a team server; locally the repository's identity or folder. Default:
+   * `owner/name` on a team server; locally the repository's folder. Default:
    * the current repository (local mode; on a team server, the origin remote's `owner/name`).
    */
   repo?: string;

@@ -12,7 +12,7 @@ export const draftPlaceSchema = {
     .max(500, coded("invalid_input", "`repo` must be at most 500 characters"))
     .optional()
     .describe(
-      "The repository: `owner/name` on a team server, locally its identity or folder. Default: the current repository.",
+      "The repository: `owner/name` on a team server, locally its folder. Default: the current repository (on a team server: `owner/name` of the origin remote).",
     ),
   branch: z
     .string(coded("invalid_input", "`branch` must be a string"))
