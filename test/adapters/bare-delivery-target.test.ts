@@ -80,12 +80,16 @@ describe("bareDeliveryTarget", () => {
   });
 
   it("prunes temporary refs a killed delivery left more than an hour ago", async () => {
-    await git(["update-ref"], ["refs/lore/deliver/old", initial]); // dated 2024
+    const old = `refs/lore/deliver/${Date.now() - 2 * 3600_000}-a`;
+    // a running delivery's ref: made now, though its commit is dated 2024
+    const fresh = `refs/lore/deliver/${Date.now()}-b`;
+    await git(["update-ref"], [old, initial]);
+    await git(["update-ref"], [fresh, initial]);
     const target = bareDeliveryTarget(bare);
     const write = await target.writeCommit(commit({}));
     expect("commit" in write).toBe(true);
-    expect(await git(["for-each-ref", "--format=%(refname)"])).not.toContain(
-      "refs/lore/deliver/old",
-    );
+    const refs = await git(["for-each-ref", "--format=%(refname)"]);
+    expect(refs).not.toContain(old);
+    expect(refs).toContain(fresh);
   });
 });

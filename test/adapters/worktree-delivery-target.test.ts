@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { writeDeliveryCommit } from "../../src/adapters/git-cli/delivery-plumbing.js";
 import { worktreeDeliveryTarget } from "../../src/adapters/git-cli/worktree-delivery-target.js";
 import { draftFilePath } from "../../src/core/drafts/draft.js";
 import type { LoreError } from "../../src/core/errors/lore-error.js";
@@ -97,6 +98,43 @@ describe("worktreeDeliveryTarget", () => {
       { repo: REPO, input: { branch: "feature/x", mode: "same" }, author: AUTHOR },
     ).catch((e: unknown) => e);
     expect((again as LoreError).code).toBe("file_exists");
+  });
+
+  it("a local delivery killed after the branch moved: the next one brings the index and work tree up, no new commit", async () => {
+    const drafts = storeDrafts(index, 2, { repo: REPO, branch: "feature/x" });
+    await makeDirty();
+    const before = await snapshot();
+    const base = (await work.git(["rev-parse", "HEAD"])).trim();
+    // what a killed delivery leaves: the commit made and the branch moved, nothing else
+    const killed = await writeDeliveryCommit(work.dir, {
+      branch: "feature/x",
+      expectedHead: base,
+      files: drafts.map((d) => ({ path: draftFilePath(d.id), content: d.text })),
+      message: "Knowledge from feature/x: 2 entries",
+      author: AUTHOR,
+      committer: { name: "Lore", email: "lore@lore.invalid" },
+      at: Date.now(),
+    });
+    if (!("commit" in killed)) throw new Error("raced");
+    expect(await work.git(["status", "--porcelain=v1"])).toContain("D  .gitriver/knowledge/");
+    const answer = await deliverDrafts(
+      { index, target: worktreeDeliveryTarget(work.dir) },
+      { repo: REPO, input: { branch: "feature/x", mode: "same" }, author: AUTHOR },
+    );
+    expect(answer.delivered).toEqual(drafts.map((d) => d.id));
+    expect((await work.git(["rev-parse", "HEAD"])).trim()).toBe(killed.commit);
+    expect(await work.git(["rev-list", "--count", `${base}..HEAD`])).toBe("1\n");
+    expect(await snapshot()).toEqual(before);
+    const status = await work.git(["status", "--porcelain=v1", "--untracked-files=all"]);
+    expect(status.split("\n").filter(Boolean).sort()).toEqual([
+      " M src/a.ts",
+      "?? notes.txt",
+      "M  src/b.ts",
+    ]);
+    for (const d of drafts) {
+      expect(await readFile(join(work.dir, draftFilePath(d.id)), "utf8")).toBe(d.text);
+      expect(index.drafts.get(REPO, d.id)?.delivered?.commit).toBe(killed.commit);
+    }
   });
 
   it("path 2 into a knowledge/ branch leaves the checked-out branch, index and work tree alone", async () => {

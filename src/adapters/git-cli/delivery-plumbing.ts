@@ -1,7 +1,7 @@
 /**
  * The git plumbing both local delivery targets share (seed 004, "Как знание выходит
  * наружу"): reading a branch head and the blobs of some paths, and writing one commit
- * atomically — `git fast-import` onto a temporary ref `refs/lore/deliver/<uuid>`, then
+ * atomically — `git fast-import` onto a temporary ref `refs/lore/deliver/<ms>-<uuid>`, then
  * `git update-ref refs/heads/<branch> <new> <expected>` as the compare-and-swap, then the
  * temporary ref is deleted. A delivery killed at any moment leaves the branch either at the
  * whole new commit or where it was (at worst an unreferenced pack and a temporary ref).
@@ -138,7 +138,7 @@ export function fastImportStream(
   return Buffer.concat(parts);
 }
 
-/** A temporary ref older than this (by its commit's date) was left by a killed delivery, ms. */
+/** A temporary ref older than this (by the time in its name) was left by a killed delivery, ms. */
 const TEMP_REF_STALE_MS = 60 * 60 * 1000;
 
 /**
@@ -149,16 +149,15 @@ async function pruneTempRefs(dir: string, now: number): Promise<void> {
   try {
     const out = await runGit({
       cwd: dir,
-      args: [
-        "for-each-ref",
-        "--format=%(refname) %(objectname) %(committerdate:unix)",
-        "refs/lore/deliver/",
-      ],
+      args: ["for-each-ref", "--format=%(refname) %(objectname)", "refs/lore/deliver/"],
     });
     for (const line of out.stdout.toString("utf8").split("\n")) {
-      const [ref, oid, seconds] = line.split(" ");
-      if (ref === undefined || oid === undefined || seconds === undefined) continue;
-      if (now - Number(seconds) * 1000 < TEMP_REF_STALE_MS) continue;
+      const [ref, oid] = line.split(" ");
+      if (ref === undefined || oid === undefined) continue;
+      // The name holds when it was made (`<ms>-<uuid>`); the commit's own date is the
+      // caller's and says nothing of the ref's age.
+      const made = Number(/^refs\/lore\/deliver\/(\d+)-/.exec(ref)?.[1] ?? 0);
+      if (now - made < TEMP_REF_STALE_MS) continue;
       await runGit({
         cwd: dir,
         args: ["update-ref", "-d"],
@@ -188,7 +187,7 @@ export async function writeDeliveryCommit(
   await assertBranchName(dir, commit.branch);
   await pruneTempRefs(dir, Date.now());
   const parent = commit.expectedHead ?? commit.from;
-  const temp = `refs/lore/deliver/${randomUUID()}`;
+  const temp = `refs/lore/deliver/${Date.now()}-${randomUUID()}`;
   try {
     await runGit({
       cwd: dir,

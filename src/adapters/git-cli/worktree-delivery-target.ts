@@ -6,6 +6,7 @@
  * paths are added to the user's index (with the committed blobs) and written to the work
  * tree, so `git status` shows neither a deletion of them nor anything else changed.
  */
+import { createHash } from "node:crypto";
 import { lstat, mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { LoreError } from "../../core/errors/lore-error.js";
@@ -51,13 +52,29 @@ async function takenPaths(workTop: string, paths: readonly string[]): Promise<st
   return [...taken].sort();
 }
 
+/** Git's blob name of a text (sha1 of `blob <size>\0<bytes>`). */
+function blobName(text: string): string {
+  const bytes = Buffer.from(text, "utf8");
+  return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+}
+
 async function writeCheckedOut(workTop: string, commit: DeliveryCommit): Promise<DeliveryWrite> {
   const paths = commit.files.map((file) => file.path);
   const taken = await takenPaths(workTop, paths);
   if (taken.length > 0) {
     throw new LoreError("file_exists", { path: taken[0] ?? "" }, { data: { paths: taken } });
   }
-  const write = await writeDeliveryCommit(workTop, commit);
+  // Files a killed delivery committed already but never added to the index (see pathsAt):
+  // when every file sits at the head as is, only the index and work tree are brought up.
+  const atHead =
+    commit.expectedHead === undefined
+      ? new Map<string, string>()
+      : await readPathsAt(workTop, commit.expectedHead, paths);
+  const committed = commit.files.every((file) => atHead.get(file.path) === blobName(file.content));
+  const write: DeliveryWrite =
+    committed && commit.expectedHead !== undefined
+      ? { commit: commit.expectedHead }
+      : await writeDeliveryCommit(workTop, commit);
   if (!("commit" in write)) return write;
   const blobs = await readPathsAt(workTop, write.commit, paths);
   const lines = paths.map((path) => `100644 ${blobs.get(path) ?? ""}\t${path}\n`).join("");
@@ -72,10 +89,31 @@ async function writeCheckedOut(workTop: string, commit: DeliveryCommit): Promise
 }
 
 /**
+ * The paths of a commit, as the delivery's recovery reads them: at the checked-out
+ * branch's head, a delivered file that is in neither the index nor the work tree counts as
+ * absent (a delivery was killed after the branch moved, before the index was updated), so
+ * the delivery writes it again — which brings only the index and work tree up to date.
+ */
+async function workPathsAt(
+  workTop: string,
+  commit: string,
+  paths: readonly string[],
+): Promise<Map<string, string>> {
+  const found = await readPathsAt(workTop, commit, paths);
+  const branch = await headBranch(workTop);
+  if (found.size === 0 || branch === undefined) return found;
+  if ((await readBranchHead(workTop, branch)) !== commit) return found;
+  const taken = new Set(await takenPaths(workTop, [...found.keys()]));
+  for (const path of [...found.keys()]) if (!taken.has(path)) found.delete(path);
+  return found;
+}
+
+/**
  * A {@link DeliveryTarget} over the user's working repository.
  *
  * @param workTop - the work tree's top folder.
- * @returns the target. `writeCommit` into the checked-out branch throws LoreError
+ * @returns the target. `writeCommit` into the checked-out branch whose files all sit at
+ *   the head already (a killed delivery's) writes no commit and answers the head. It throws LoreError
  *   `file_exists` (data.paths) before writing anything when a delivered path is in the
  *   index or the work tree already; every method throws `invalid_input` (a bad branch name)
  *   and `git_failed`.
@@ -84,7 +122,7 @@ export function worktreeDeliveryTarget(workTop: string): DeliveryTarget {
   return {
     defaultBranch: () => workDefaultBranch(workTop),
     branchHead: (branch) => readBranchHead(workTop, branch),
-    pathsAt: (commit, paths) => readPathsAt(workTop, commit, paths),
+    pathsAt: (commit, paths) => workPathsAt(workTop, commit, paths),
     async writeCommit(commit) {
       if ((await headBranch(workTop)) === commit.branch) return writeCheckedOut(workTop, commit);
       return writeDeliveryCommit(workTop, commit);
