@@ -10,8 +10,11 @@ export interface DiffStat {
   deletions: number;
 }
 
-/** What a trial merge gave: the merged tree, or the paths that conflict (nothing written but objects). */
-export type MergeTreeResult = { tree: string } | { conflicts: string[] };
+/**
+ * What a trial merge gave: the merged tree, the paths that conflict, or that the two have no
+ * common history (nothing written but objects).
+ */
+export type MergeTreeResult = { tree: string } | { conflicts: string[] } | { unrelated: true };
 
 /**
  * The git plumbing a merge request of a hosted repository needs, bound to one bare

@@ -134,6 +134,23 @@ describe("opening a merge request", () => {
     expect(answer.body.error).toMatchObject({ code: "unknown_field", data: { field: "titel" } });
   });
 
+  it("a body that is not JSON is 400 invalid_input, never a 500", async () => {
+    for (const [type, body] of [
+      ["application/json", "{not json"],
+      ["text/plain", '{"source":"feature/origin","title":"x"}'],
+    ] as const) {
+      const response = await fetch(`${fx.base}/api/v1/repos/${REPO}/pulls`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${full.boris}`, "content-type": type },
+        body,
+      });
+      expect(response.status, type).toBe(400);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
+        "invalid_input",
+      );
+    }
+  });
+
   it("opens with origin human, target = the default branch; a missing branch is branch_not_found", async () => {
     const opened = await call("boris", "POST", `${REPO}/pulls`, {
       source: "feature/origin",

@@ -51,6 +51,18 @@ describe("bareMergeGit over a real repository", () => {
       await repo.cleanup();
     }
   });
+
+  it("branches with no common history are unrelated, not a failure", async () => {
+    const repo = await makeRepo({ "a.txt": "a\n" });
+    try {
+      await repo.git(["checkout", "-q", "--orphan", "other"]);
+      const other = await repo.commit({ "b.txt": "b\n" });
+      const git = bareMergeGit(repo.dir);
+      expect(await git.mergeTree(repo.initial as string, other)).toEqual({ unrelated: true });
+    } finally {
+      await repo.cleanup();
+    }
+  });
 });
 
 describe("parsing git's output", () => {

@@ -6,10 +6,10 @@
  * --numstat -z` for the diff stat. Every child goes through `runGit`: no shell, user values
  * never options, an isolated environment, a time limit.
  */
-import { isLoreError } from "../../core/errors/lore-error.js";
+import { isLoreError, LoreError } from "../../core/errors/lore-error.js";
 import type { GitPerson } from "../../ports/delivery-target.js";
 import type { DiffStat, MergeGit, MergeTreeResult } from "../../ports/merge-git.js";
-import { assertGitValue, runGit } from "./run-git.js";
+import { assertGitValue, firstLine, runGit } from "./run-git.js";
 
 const OBJECT_NAME = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
@@ -47,8 +47,13 @@ export function bareMergeGit(dir: string): MergeGit {
         cwd: dir,
         args: ["merge-tree", "--write-tree", "-z", "--name-only", "--no-messages"],
         values: [ours, theirs],
-        okExitCodes: [1],
+        okExitCodes: [1, 128],
       });
+      if (out.exitCode === 128) {
+        // Branches with no common history cannot be merged: a refusal, not a failure.
+        if (out.stderr.includes("unrelated histories")) return { unrelated: true };
+        throw new LoreError("git_failed", { reason: `git merge-tree: ${firstLine(out.stderr)}` });
+      }
       return parseMergeTree(out.stdout.toString("utf8"), out.exitCode);
     },
     async commitTree(commit) {

@@ -95,11 +95,26 @@ describe("users, groups, grants and branch rules by name", () => {
       pattern: "main",
       push: [],
       allowForcePush: true,
+      requiredApprovals: 2,
     });
     expect(await listBranchRules(store, "acme/app")).toEqual([
-      { pattern: "main", push: [], allowForcePush: true },
-      { pattern: "release/*", push: ["anna", "group:leads"], allowForcePush: false },
+      { pattern: "main", push: [], allowForcePush: true, requiredApprovals: 2 },
+      {
+        pattern: "release/*",
+        push: ["anna", "group:leads"],
+        allowForcePush: false,
+        requiredApprovals: 0,
+      },
     ]);
+    await expect(
+      protectBranch(store, {
+        repo: "acme/app",
+        pattern: "x",
+        push: [],
+        allowForcePush: false,
+        requiredApprovals: 101,
+      }),
+    ).rejects.toMatchObject({ code: "invalid_input" });
     await protectBranch(store, {
       repo: "acme/app",
       pattern: "release/*",

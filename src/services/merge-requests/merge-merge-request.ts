@@ -41,7 +41,8 @@ export const MERGE_TRIES = 3;
  * @throws LoreError `mr_not_found`; `mr_not_open`; `branch_protected` (`data`: `branch`,
  *   `pattern`, `why`); `approvals_required` (`data`: `required`, `count`);
  *   `branch_not_found` when the source or target is gone; `merge_conflict` (`data.paths`)
- *   — also, with `data.raced`, when the target kept moving; `git_failed`.
+ *   — also, with `data.raced`, when the target kept moving, and with `data.unrelated` for
+ *   branches with no common history; `git_failed`.
  */
 export async function mergeMergeRequest(
   deps: MrDeps,
@@ -127,6 +128,19 @@ async function writeMerge(
       }
     }
     const result = await git.mergeTree(ours as string, theirs as string);
+    if ("unrelated" in result) {
+      throw new LoreError(
+        "merge_conflict",
+        {},
+        {
+          data: { paths: [], unrelated: true },
+          text: {
+            en: `${record.source} cannot be merged into ${record.target}: they share no history; nothing was written`,
+            ru: `${record.source} не сливается в ${record.target}: у них нет общей истории; ничего не записано`,
+          },
+        },
+      );
+    }
     if ("conflicts" in result) {
       const paths = result.conflicts;
       throw new LoreError(
