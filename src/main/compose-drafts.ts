@@ -22,6 +22,7 @@ import { localDraftLimit } from "../services/drafts/draft-limit.js";
 import { listDrafts } from "../services/drafts/list-drafts.js";
 import { writeDraft } from "../services/drafts/write-draft.js";
 import type { Lore } from "./compose.js";
+import { currentHostedRepo } from "./current-repo.js";
 import type { ForgeEnv } from "./load-forge.js";
 import { configuredTeamClient } from "./team-client.js";
 
@@ -226,53 +227,15 @@ async function currentBranch(cwd: string): Promise<string | undefined> {
 
 /**
  * `owner/name` of the origin remote when it points at the team server (`server` = its base
- * URL): `http://host:port/owner/name.git` or `ssh://git@host:port/owner/name.git`.
+ * URL), through the same reading as `lore mr` (`currentHostedRepo`).
  *
  * @throws LoreError `invalid_input` when there is no such remote (pass `repo`).
  */
-export async function originRepo(cwd: string, server: string): Promise<string> {
-  const refuse = () =>
-    new LoreError("invalid_input", {
-      reason: `no repository named: pass repo (owner/name), or run inside a clone whose origin is ${server}`,
-      reason_ru: `репозиторий не указан: передайте repo (владелец/имя) или работайте в клоне, чей origin — ${server}`,
-    });
-  let url: string | undefined;
-  try {
-    const out = await runGit({
-      cwd,
-      args: ["config", "--get", "remote.origin.url"],
-      okExitCodes: [1],
-    });
-    url = out.exitCode === 0 ? out.stdout.toString("utf8").trim() : undefined;
-  } catch {
-    throw refuse();
-  }
-  const name = url === undefined ? undefined : serverRepoOf(url, server);
-  if (name === undefined) throw refuse();
-  return name;
-}
-
-/**
- * `owner/name` of a remote URL on the server's host, or `undefined`.
- *
- * @param url - the remote's URL.
- * @param server - the server's base URL.
- */
-export function serverRepoOf(url: string, server: string): string | undefined {
-  let remote: URL;
-  let base: URL;
-  try {
-    remote = new URL(url);
-    base = new URL(server);
-  } catch {
-    return undefined;
-  }
-  if (remote.hostname.toLowerCase() !== base.hostname.toLowerCase()) return undefined;
-  if (remote.protocol === base.protocol && remote.port !== base.port) return undefined;
-  const parts = remote.pathname
-    .replace(/\.git\/?$/, "")
-    .split("/")
-    .filter(Boolean);
-  if (parts.length !== 2) return undefined;
-  return `${decodeURIComponent(parts[0] as string)}/${decodeURIComponent(parts[1] as string)}`;
+async function originRepo(cwd: string, server: string): Promise<string> {
+  const name = await currentHostedRepo(cwd, server);
+  if (name !== undefined) return name;
+  throw new LoreError("invalid_input", {
+    reason: `no repository named: pass repo (owner/name), or run inside a clone whose origin is ${server}`,
+    reason_ru: `репозиторий не указан: передайте repo (владелец/имя) или работайте в клоне, чей origin — ${server}`,
+  });
 }
