@@ -113,6 +113,18 @@ describe("the draft tools", () => {
     expect(written.isError).toBeFalsy();
     const draft = written.structuredContent as { id: string; branch: string; author: string };
     expect(draft).toMatchObject({ branch: "feature/login", author: "tester" });
+    // Recall in local mode lists it at once, marked a draft of its branch.
+    const recalled = await client.callTool({
+      name: "knowledge_recall",
+      arguments: { query: "staging login" },
+    });
+    const hits = (
+      recalled.structuredContent as { hits: { id: string; draft?: boolean; branch?: string }[] }
+    ).hits;
+    expect(hits.find((h) => h.id === draft.id)).toMatchObject({
+      draft: true,
+      branch: "feature/login",
+    });
     const listed = await client.callTool({ name: "knowledge_drafts", arguments: {} });
     expect(
       (listed.structuredContent as { items: { id: string }[] }).items.map((d) => d.id),
