@@ -67,6 +67,16 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./commands/import.js")).importCommand,
   },
   {
+    name: "draft",
+    summary: "write, list or remove knowledge drafts (local, or the team server of [server] url)",
+    load: async () => (await import("./commands/draft.js")).draftCommand,
+  },
+  {
+    name: "deliver",
+    summary: "commit a branch's knowledge drafts as entry files, for review",
+    load: async () => (await import("./commands/deliver.js")).deliverCommand,
+  },
+  {
     name: "read",
     summary: "print a file of a knowledge root (primary, group, public …)",
     load: async () => (await import("./commands/read.js")).readCommand,

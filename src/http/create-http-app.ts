@@ -11,6 +11,8 @@ import { installErrorHook } from "./error-hook.js";
 import { type McpRouteOptions, registerMcpRoute } from "./mcp-route.js";
 import { dnsRebindingGuard, dotSegmentGuard } from "./request-guards.js";
 import { registerApiRoutes } from "./routes/api-routes.js";
+import { registerDraftRoutes } from "./routes/draft-routes.js";
+import { registerLimitRoutes } from "./routes/limit-routes.js";
 import { registerPullRoutes } from "./routes/pull-routes.js";
 import type { HttpEnv, ServerApi } from "./server-api.js";
 import { validationHook } from "./validation-hook.js";
@@ -57,6 +59,8 @@ export function createHttpApp(deps: HttpAppDeps): OpenAPIHono<HttpEnv> {
   app.use("*", requireToken(deps.api));
   app.on(["GET", "HEAD"], "/healthz", (c) => c.json({ status: "ok", ...deps.api.health() }));
   registerApiRoutes(app, deps.api);
+  registerDraftRoutes(app, deps.api.drafts);
+  registerLimitRoutes(app, deps.api.limits);
   registerPullRoutes(app, deps.api.pulls);
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",

@@ -2,6 +2,7 @@ import type { HttpBindings } from "@hono/node-server";
 import type { Principal } from "../core/access/rights.js";
 import type { KnowledgePort } from "../mcp/knowledge-port.js";
 import type { KnowledgeListingAnswer } from "../services/knowledge/list-knowledge.js";
+import type { DraftsApi, LimitsApi } from "./drafts-api.js";
 import type { PullsApi } from "./pulls-api.js";
 
 /** One repository as `GET /api/v1/repos` lists it. */
@@ -54,6 +55,10 @@ export interface ServerApi {
   raw(principal: Principal, fullName: string, path: string, ref?: string): Promise<Uint8Array>;
   /** The MCP tools' port for one caller: recall and open filtered by their rights. */
   mcpPort(principal: Principal): KnowledgePort;
+  /** The drafts of hosted repositories (seed 004 "Интерфейс"; `routes/draft-routes.ts`). */
+  drafts: DraftsApi;
+  /** Draft limits per user or group (`routes/limit-routes.ts`). */
+  limits: LimitsApi;
   /** What `GET /healthz` reports besides `status: "ok"`. */
   health(): Record<string, unknown>;
   /** Merge requests of hosted repositories (`/api/v1/repos/{owner}/{name}/pulls…`). */

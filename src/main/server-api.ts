@@ -16,9 +16,10 @@ import { draftSourceOf } from "../core/drafts/draft.js";
 import { isLoreError, LoreError } from "../core/errors/lore-error.js";
 import { rootOfRepo, rootRepoName } from "../core/roots/root-repo-name.js";
 import { resolveRoot } from "../core/roots/root-resolution.js";
+import type { DraftsApi } from "../http/drafts-api.js";
 import type { RepoView, ServerApi, UserView } from "../http/server-api.js";
 import type { EntryIndex } from "../index/entry-index.js";
-import type { KnowledgePort, RecallArgs } from "../mcp/knowledge-port.js";
+import type { DraftsPort, KnowledgePort, RecallArgs } from "../mcp/knowledge-port.js";
 import type { RepoRecord, ServerStore } from "../ports/server-store.js";
 import { authenticateToken } from "../services/access/authenticate.js";
 import { authorizeRepo, grantedLevels, levelOn } from "../services/access/authorize.js";
@@ -28,7 +29,9 @@ import { getEntry } from "../services/knowledge/get-entry.js";
 import { listKnowledge } from "../services/knowledge/list-knowledge.js";
 import { recallWithin } from "../services/knowledge/recall-within.js";
 import { mergeRequestCalls } from "../services/merge-requests/merge-request-calls.js";
+import { openMergeRequest } from "../services/merge-requests/open-merge-request.js";
 import type { Lore } from "./compose.js";
+import { createDraftsApi, createLimitsApi, type OpenMachineMergeRequest } from "./server-drafts.js";
 
 /** A hosted repository as the index upkeep needs it. */
 export interface HostedRepo {
@@ -61,6 +64,8 @@ export interface ServerApiDeps {
   health?: () => Record<string, unknown>;
   /** The clock, ms since the epoch. Default `Date.now`. */
   now?: () => number;
+  /** Opens a delivery's merge request. Default: the server's own, with origin `machine`. */
+  openMergeRequest?: OpenMachineMergeRequest;
   /** Writes a line to the server's log (a failed parse after a merge). Default: none. */
   log?: (line: string) => void;
 }
@@ -108,7 +113,8 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
       (repo) => principal.siteAdmin || levelOn(repo, granted) !== undefined,
     );
     for (const repo of readable) await deps.freshen(hosted(repo));
-    const names = readable.map((repo) => repo.fullName);
+    // A repository's drafts (source `draft:<repo>`) are read with the same right as it.
+    const names = readable.flatMap((repo) => [repo.fullName, draftSourceOf(repo.fullName)]);
     if (principal.siteAdmin) {
       const hostedNames = new Set(all.map((repo) => repo.fullName));
       for (const source of deps.index.repositoryRecords()) {
@@ -140,6 +146,36 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
   };
   const localPort = (principal: Principal): KnowledgePort | undefined =>
     principal.siteAdmin ? deps.local?.port : undefined;
+  const drafts = createDraftsApi({
+    store: deps.store,
+    index: deps.index,
+    dataDir: deps.dataDir,
+    freshen: deps.freshen,
+    now,
+    openMergeRequest:
+      deps.openMergeRequest ??
+      // A delivery's separate branch gets its merge request with origin `machine`, set
+      // here by the server alone (seed 004, "Происхождение запроса ставит сервер").
+      (async ({ repo, principal, source, target, title, body }) =>
+        (
+          await openMergeRequest(
+            {
+              store: deps.store,
+              gitOf: (r) => bareMergeGit(bareRepoPath(deps.dataDir, r.fullName)),
+              now,
+            },
+            {
+              repo,
+              author: { userId: principal.userId, user: principal.user },
+              source,
+              target,
+              title,
+              body,
+              origin: "machine",
+            },
+          )
+        ).number),
+  });
 
   return {
     authenticate: (secret) => authenticateToken(deps.store, secret, now()),
@@ -209,8 +245,11 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
         writeFile: (input) => (local === undefined ? refuse() : local.writeFile(input)),
         routeContext: (query) => (local === undefined ? refuse() : local.routeContext(query)),
         status: () => (local === undefined ? refuse() : local.status()),
+        drafts: hostedDraftsPort(drafts, principal),
       };
     },
+    drafts,
+    limits: createLimitsApi(deps.store),
     health: () => deps.health?.() ?? {},
     pulls: mergeRequestCalls({
       store: deps.store,
@@ -221,6 +260,44 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
       afterMerge: (repo) => deps.freshen(hosted(repo)),
       ...(deps.log === undefined ? {} : { log: deps.log }),
     }),
+  };
+}
+
+/**
+ * The draft tools over `/mcp`: the hosted repositories with the caller's rights; `repo`
+ * (`owner/name`) is needed, and `branch` to write or deliver (no checkout to default to).
+ */
+function hostedDraftsPort(drafts: DraftsApi, principal: Principal): DraftsPort {
+  const repoOf = (repo: string | undefined): string => {
+    if (repo !== undefined && repo.trim() !== "") return repo.trim();
+    throw new LoreError("invalid_input", {
+      reason: "`repo` is needed on a team server: owner/name",
+      reason_ru: "на сервере команды нужен `repo`: владелец/имя",
+    });
+  };
+  const branchOf = (branch: string | undefined): string => {
+    if (branch !== undefined && branch.trim() !== "") return branch.trim();
+    throw new LoreError("invalid_input", {
+      reason: "`branch` is needed on a team server: the branch you work on",
+      reason_ru: "на сервере команды нужна `branch`: ветка, в которой вы работаете",
+    });
+  };
+  return {
+    write: ({ repo, branch, draft }) =>
+      drafts.write(principal, repoOf(repo), { branch: branchOf(branch), ...draft }),
+    list: ({ repo, branch, per_page, after }) =>
+      drafts.list(principal, repoOf(repo), {
+        ...(per_page === undefined ? {} : { perPage: per_page }),
+        ...(after === undefined ? {} : { after }),
+        ...(branch === undefined ? {} : { branch }),
+      }),
+    discard: ({ repo, id }) => drafts.discard(principal, repoOf(repo), id),
+    deliver: ({ repo, branch, mode, label }) =>
+      drafts.deliver(principal, repoOf(repo), {
+        branch: branchOf(branch),
+        mode,
+        ...(label === undefined ? {} : { label }),
+      }),
   };
 }
 

@@ -7,11 +7,15 @@ import type { KnowledgePort } from "./knowledge-port.js";
 import { installStrictToolCalls } from "./strict-tool-calls.js";
 import { type ToolNameStyle, toolNames } from "./tool-names.js";
 import { registerCheckTool } from "./tools/check-entry.js";
+import { registerDeliverDraftsTool } from "./tools/deliver-drafts.js";
+import { registerDiscardDraftTool } from "./tools/discard-draft.js";
+import { registerListDraftsTool } from "./tools/list-drafts.js";
 import { registerOpenTool } from "./tools/open-entry.js";
 import { registerReadFileTool } from "./tools/read-file.js";
 import { registerRecallTool } from "./tools/recall-knowledge.js";
 import { registerStatusTool } from "./tools/roots-status.js";
 import { registerRouteContextTool } from "./tools/route-context.js";
+import { registerWriteDraftTool } from "./tools/write-draft.js";
 import { registerWriteFileTool } from "./tools/write-file.js";
 import { unlistedToolError } from "./unlisted-tool.js";
 
@@ -63,7 +67,9 @@ export function createMcpServer(port: KnowledgePort, options: McpServerOptions =
       instructions:
         `Lore holds the team's knowledge entries from git. Call ${names.recall} at the start of ` +
         `a task and before calling a tool; call ${names.open} to read an entry whose summary ` +
-        `matters; call ${names.check} to lint an entry file before proposing it. Your notes and ` +
+        `matters; call ${names.check} to lint an entry file before proposing it. When you learn ` +
+        `something the team should know (a lesson, a long fix, a trap), save it with ` +
+        `${names.draft}; ${names.deliver} puts drafts up for review. Your notes and ` +
         `the team's read-only roots: ${names.routeContext} at the start of a task, ` +
         `${names.readFile} / ${names.writeFile} (primary only), ${names.status}.`,
     },
@@ -72,6 +78,13 @@ export function createMcpServer(port: KnowledgePort, options: McpServerOptions =
   registerRecallTool(server, port, names, lang);
   registerOpenTool(server, port, names, lang);
   registerCheckTool(server, port, names, lang);
+  // Drafts (seed 004): listed only where drafts can be kept.
+  if (port.drafts !== undefined) {
+    registerWriteDraftTool(server, port.drafts, names, lang);
+    registerListDraftsTool(server, port.drafts, names, lang);
+    registerDiscardDraftTool(server, port.drafts, names, lang);
+    registerDeliverDraftsTool(server, port.drafts, names, lang);
+  }
   // Knowledge roots (seed 003).
   const roots = [names.readFile, names.writeFile, names.routeContext, names.status];
   if (options.rootsRefusal === undefined) {

@@ -1,3 +1,4 @@
+import type { DeliverAnswer, DraftView } from "../core/drafts/draft.js";
 import type { ParseResult } from "../core/entry/entry.js";
 import type { EntryView } from "../services/knowledge/get-entry.js";
 import type { RecallAnswer } from "../services/knowledge/recall.js";
@@ -20,6 +21,53 @@ export interface RecallArgs {
   knowledge_root_id?: string;
   /** Only the entries of this repository: its identity or folder (`lore recall --repo`). */
   repo?: string;
+}
+
+/** A draft's content as the draft tools take it: the whole entry file, or its fields. */
+export type DraftFields =
+  | { text: string }
+  | { title: string; body: string; words?: string[]; tool?: string; links?: string[] };
+
+/** Where a draft tool works: a repository and a branch, each defaulted where it can be. */
+export interface DraftPlace {
+  /**
+   * `owner/name` on a team server; locally the repository's folder. Default:
+   * the current repository (local mode; on a team server, the origin remote's `owner/name`).
+   */
+  repo?: string;
+  /** Default: the branch checked out in the current repository (local mode). */
+  branch?: string;
+}
+
+/**
+ * What the draft tools (`knowledge_draft`, `knowledge_drafts`, `knowledge_discard`,
+ * `knowledge_deliver`; seed 004 "Как знание выходит наружу") need: in `lore mcp` the local
+ * index of the current repository (or the team server of `[server] url`), over `/mcp` the
+ * hosted repositories with the caller's rights.
+ */
+export interface DraftsPort {
+  /**
+   * Writes a draft.
+   * @throws LoreError `invalid_entry` (data.diagnostics), `draft_too_large`,
+   *   `draft_limit_reached`, `draft_id_taken`, `invalid_input`, `repo_not_found`,
+   *   `forbidden`, `server_unreachable`.
+   */
+  write(args: DraftPlace & { draft: DraftFields }): Promise<DraftView>;
+  /**
+   * The repository's drafts (all authors), with their bodies; `branch` filters.
+   * @throws LoreError `invalid_limit`, `invalid_cursor`, `repo_not_found`, `server_unreachable`.
+   */
+  list(
+    args: DraftPlace & { per_page?: number; after?: string },
+  ): Promise<{ items: DraftView[]; next_cursor: string | null }>;
+  /** Removes one. @throws LoreError `draft_not_found`, `forbidden`, `server_unreachable`. */
+  discard(args: { repo?: string; id: string }): Promise<void>;
+  /**
+   * Delivers a branch's drafts in one commit (per 10 MB).
+   * @throws LoreError `branch_protected`, `branch_not_found`, `branch_exists`,
+   *   `server_unreachable`.
+   */
+  deliver(args: DraftPlace & { mode: "same" | "separate"; label?: string }): Promise<DeliverAnswer>;
 }
 
 /**
@@ -67,4 +115,6 @@ export interface KnowledgePort {
   routeContext(query: string): Promise<RouteContextAnswer>;
   /** The roots with their state. */
   status(): Promise<RootsStatusAnswer>;
+  /** The draft tools' port; absent: the draft tools are not listed. */
+  drafts?: DraftsPort;
 }

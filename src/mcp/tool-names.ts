@@ -26,6 +26,11 @@ export interface ToolNames {
   writeFile: string;
   routeContext: string;
   status: string;
+  /** Drafts (seed 004): write, list, discard, deliver. */
+  draft: string;
+  drafts: string;
+  discard: string;
+  deliver: string;
   /** Federation (seeds 000/001): the shared wiki, other projects, tasks. */
   wikiSearch: string;
   wikiGet: string;
@@ -62,6 +67,10 @@ export function toolNames(style: ToolNameStyle = "underscore"): ToolNames {
     writeFile: `knowledge${sep}write_file`,
     routeContext: `knowledge${sep}route_context`,
     status: `knowledge${sep}status`,
+    draft: `knowledge${sep}draft`,
+    drafts: `knowledge${sep}drafts`,
+    discard: `knowledge${sep}discard`,
+    deliver: `knowledge${sep}deliver`,
     wikiSearch: `knowledge${sep}search`,
     wikiGet: `knowledge${sep}get`,
     askProjects: `knowledge${sep}ask_projects`,

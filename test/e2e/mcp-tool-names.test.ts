@@ -80,6 +80,10 @@ describe("the MCP server lists only the tools that can work", () => {
       "knowledge_recall",
       "knowledge_open",
       "knowledge_check",
+      "knowledge_draft",
+      "knowledge_drafts",
+      "knowledge_discard",
+      "knowledge_deliver",
       "knowledge_read_file",
       "knowledge_write_file",
       "knowledge_route_context",
@@ -90,7 +94,7 @@ describe("the MCP server lists only the tools that can work", () => {
   it("with a forge but no shared wiki: the forge's tools and ingest, not the shared wiki's", async () => {
     const client = await connect(["--config", config("forge.toml", forgeLines())]);
     const names = (await client.listTools()).tools.map((t) => t.name);
-    expect(names.slice(7)).toEqual([
+    expect(names.slice(11)).toEqual([
       "knowledge_ask_projects",
       "knowledge_get_from",
       "knowledge_ingest",
@@ -117,6 +121,10 @@ describe("--tool-names=seed: each seed's tools under exactly the seed's names", 
       "knowledge.recall",
       "knowledge.open",
       "knowledge.check",
+      "knowledge.draft",
+      "knowledge.drafts",
+      "knowledge.discard",
+      "knowledge.deliver",
       "read_knowledge_file",
       "knowledge.write_file",
       "route_context",

@@ -139,11 +139,11 @@ describe("the README's curl examples against a real lore serve", () => {
     expect(answer.body).toMatchObject({ openapi: "3.1.0" });
   });
 
-  it("tools/list answers 200 with the seven tools, no initialize first", async () => {
+  it("tools/list answers 200 with the eleven tools (entry, root and draft tools), no initialize first", async () => {
     const answer = await curl(curlExamples()[6] ?? "");
     expect(answer.status).toBe(200);
     const tools = (answer.body as { result: { tools: { name: string }[] } }).result.tools;
-    expect(tools.map((t) => t.name)).toHaveLength(7);
+    expect(tools.map((t) => t.name)).toHaveLength(11);
     expect(tools.map((t) => t.name)).toContain("knowledge_recall");
   });
 

@@ -289,8 +289,12 @@ describe("GET /api/v1/openapi.json", () => {
     const doc = (await answer.json()) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths).sort()).toEqual([
+      "/api/v1/admin/knowledge/limits/{kind}/{id}",
       "/api/v1/repos",
       "/api/v1/repos/{owner}/{name}/knowledge",
+      "/api/v1/repos/{owner}/{name}/knowledge/drafts",
+      "/api/v1/repos/{owner}/{name}/knowledge/drafts/deliver",
+      "/api/v1/repos/{owner}/{name}/knowledge/drafts/{id}",
       "/api/v1/repos/{owner}/{name}/pulls",
       "/api/v1/repos/{owner}/{name}/pulls/{number}",
       "/api/v1/repos/{owner}/{name}/pulls/{number}/approve",

@@ -74,6 +74,8 @@ export const mcpCommand: Command = {
     "",
     "Tools (underscore names):",
     "  entries          knowledge_recall, knowledge_open, knowledge_check",
+    "  drafts           knowledge_draft, knowledge_drafts, knowledge_discard, knowledge_deliver",
+    "                   (local index of this repository, or the team server of [server] url)",
     "  knowledge roots  knowledge_read_file, knowledge_write_file, knowledge_route_context,",
     "                   knowledge_status",
     "  with [wiki] shared: knowledge_search, knowledge_get, knowledge_suggest_promote,",
@@ -104,7 +106,14 @@ export const mcpCommand: Command = {
     const ready = served.ready;
     const { toolNames } = await import("../../mcp/tool-names.js");
     const { federationFeatures } = await import("../../main/lazy-federation.js");
-    const server = createMcpServer(lore.port(ready, {}, served), {
+    const { machineDraftsPort } = await import("../../main/compose-drafts.js");
+    // Drafts: the local index of this repository, or the team server of [server] url
+    // (recall stays local either way).
+    // Object.assign keeps the port's `ready` getter (a spread would read it once).
+    const port = Object.assign(lore.port(ready, {}, served), {
+      drafts: machineDraftsPort(lore, { cwd: ctx.cwd, env: process.env }),
+    });
+    const server = createMcpServer(port, {
       toolNames: style,
       lang: ctx.lang,
       version: ctx.version,

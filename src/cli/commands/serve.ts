@@ -20,6 +20,8 @@ export const serveCommand: Command = {
     "Serves, on one port: GET /healthz (no token), the REST API under /api/v1 (user, repos,",
     "a repository's knowledge and raw files; GET /api/v1/openapi.json) and MCP over",
     "Streamable HTTP (stateless, POST /mcp): knowledge_recall, knowledge_open, knowledge_check,",
+    "the draft tools knowledge_draft, knowledge_drafts, knowledge_discard, knowledge_deliver",
+    "(on the hosted repositories, with the caller's rights; repo and branch are needed),",
     "and for site admins the knowledge-root tools knowledge_read_file, knowledge_write_file,",
     "knowledge_route_context, knowledge_status. The federation tools (wikis, projects, tasks)",
     "are served by `lore mcp` (stdio) only. Every route but /healthz needs a token:",
