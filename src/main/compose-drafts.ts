@@ -16,7 +16,7 @@ import type { DeliverAnswer, DraftView } from "../core/drafts/draft.js";
 import { draftView } from "../core/drafts/draft-view.js";
 import { LoreError } from "../core/errors/lore-error.js";
 import type { DraftsPort } from "../mcp/knowledge-port.js";
-import { deliverDrafts } from "../services/drafts/deliver-drafts.js";
+import { type DeliveryDeps, deliverDrafts } from "../services/drafts/deliver-drafts.js";
 import { discardDraft } from "../services/drafts/discard-draft.js";
 import { localDraftLimit } from "../services/drafts/draft-limit.js";
 import { listDrafts } from "../services/drafts/list-drafts.js";
@@ -44,7 +44,9 @@ interface WorkRepo {
  *   (`LORE_TOKEN`, `HOME`, `XDG_CONFIG_HOME`).
  */
 export function machineDraftsPort(lore: Lore, options: { cwd: string; env: ForgeEnv }): DraftsPort {
-  if (lore.settings.server.url === undefined) return localDraftsPort(lore, options.cwd);
+  if (lore.settings.server.url === undefined) {
+    return localDraftsPort(lore, options.cwd, options.env);
+  }
   let client: TeamClient | undefined;
   const connect = (): TeamClient => {
     client ??= configuredTeamClient(lore.settings, options.env) ?? undefined;
@@ -61,7 +63,7 @@ export function machineDraftsPort(lore: Lore, options: { cwd: string; env: Forge
  * @param lore - the composed Lore.
  * @param cwd - the current folder.
  */
-export function localDraftsPort(lore: Lore, cwd: string): DraftsPort {
+export function localDraftsPort(lore: Lore, cwd: string, env: ForgeEnv = process.env): DraftsPort {
   const index = lore.entryIndex;
   const user = lore.settings.user;
   const repoOf = async (repo: string | undefined): Promise<WorkRepo> => {
@@ -114,10 +116,12 @@ export function localDraftsPort(lore: Lore, cwd: string): DraftsPort {
       const work = await repoOf(repo);
       discardDraft(index, { repo: work.identity, id, caller: user, callerMayWrite: true });
     },
-    async deliver({ repo, branch, mode, label }) {
+    async deliver({ repo, branch, mode, label, forge }) {
       const work = await repoOf(repo);
       return deliverDrafts(
-        { index, target: worktreeDeliveryTarget(work.top) },
+        forge === true
+          ? await giteaDeliveryDeps(lore, env, work.top)
+          : { index, target: worktreeDeliveryTarget(work.top) },
         {
           repo: work.identity,
           input: {
@@ -129,6 +133,29 @@ export function localDraftsPort(lore: Lore, cwd: string): DraftsPort {
         },
       );
     },
+  };
+}
+
+/**
+ * The delivery into the repository the origin remote names on the configured Gitea.
+ *
+ * @throws LoreError `config_invalid` when no Gitea is configured or the origin is not on it.
+ */
+async function giteaDeliveryDeps(lore: Lore, env: ForgeEnv, top: string): Promise<DeliveryDeps> {
+  const { giteaDeliveryFor } = await import("./gitea-delivery.js");
+  const gitea = await giteaDeliveryFor(lore.settings, env, top);
+  if (gitea === null) {
+    throw new LoreError("config_invalid", {
+      reason: `--forge delivers through the configured Gitea, but ${top} has no origin remote on a [forge] kind = "gitea" server`,
+      reason_ru: `--forge доставляет через настроенный Gitea, но у ${top} нет удалённого origin на сервере [forge] kind = "gitea"`,
+    });
+  }
+  return {
+    index: lore.entryIndex,
+    target: gitea.target,
+    openMergeRequest: gitea.openMergeRequest,
+    checkWrite: gitea.checkWrite,
+    isStale: gitea.isStale,
   };
 }
 
@@ -203,7 +230,15 @@ export function remoteDraftsPort(connect: () => TeamClient, cwd: string): Drafts
       const path = await repoPath(repo);
       await connect().request<undefined>("DELETE", `${path}/${encodeURIComponent(id)}`);
     },
-    async deliver({ repo, branch, mode, label }) {
+    async deliver({ repo, branch, mode, label, forge }) {
+      if (forge === true) {
+        throw new LoreError("invalid_input", {
+          reason:
+            "--forge is for local mode; with [server] url the team server delivers into the repository it hosts",
+          reason_ru:
+            "--forge — для локального режима; с [server] url доставляет сервер команды в свой репозиторий",
+        });
+      }
       const path = await repoPath(repo);
       return connect().request<DeliverAnswer>("POST", `${path}/deliver`, {
         branch: await branchOf(branch),

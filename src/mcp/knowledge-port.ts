@@ -64,10 +64,16 @@ export interface DraftsPort {
   discard(args: { repo?: string; id: string }): Promise<void>;
   /**
    * Delivers a branch's drafts in one commit (per 10 MB).
+   * `forge`: locally, write the commit into the repository on the configured Gitea (the
+   * origin remote's) through its API instead of the working repository (`lore deliver
+   * --forge`).
    * @throws LoreError `branch_protected`, `branch_not_found`, `branch_exists`,
-   *   `server_unreachable`.
+   *   `server_unreachable`; with `forge`, `config_invalid` when the origin is on no
+   *   configured Gitea, and the forge's errors.
    */
-  deliver(args: DraftPlace & { mode: "same" | "separate"; label?: string }): Promise<DeliverAnswer>;
+  deliver(
+    args: DraftPlace & { mode: "same" | "separate"; label?: string; forge?: boolean },
+  ): Promise<DeliverAnswer>;
 }
 
 /**

@@ -5,7 +5,7 @@ import { EXIT_CODES } from "../exit-codes.js";
 import { say } from "../server-admin.js";
 
 const USAGE =
-  "lore deliver [--branch-mode same|separate] [--label L] [--branch B] [--repo R] [--json]";
+  "lore deliver [--branch-mode same|separate] [--label L] [--branch B] [--repo R] [--forge] [--json]";
 
 /**
  * `lore deliver` (seed 004 "Как знание выходит наружу"): the drafts of a branch become files
@@ -32,6 +32,9 @@ export const deliverCommand: Command = {
     "  --label L        the separate branch's label (default: the time, YYYYMMDD-HHMMSS)",
     "  --branch B       the branch whose drafts are delivered",
     "  --repo R         a folder locally, owner/name on the team server",
+    "  --forge          locally: commit through the API of the configured Gitea ([forge]),",
+    "                   into the repository the origin remote names there, with a pull",
+    "                   request marked lore:machine for --branch-mode separate",
     "  --json           print the answer as JSON",
     "",
     "Exit codes: 0 done (also when nothing was to deliver), 2 bad options, 3 no such branch,",
@@ -43,6 +46,7 @@ export const deliverCommand: Command = {
     label: { type: "string" },
     branch: { type: "string" },
     repo: { type: "string" },
+    forge: { type: "boolean" },
     json: { type: "boolean" },
   },
   async run(ctx, args) {
@@ -65,6 +69,7 @@ export const deliverCommand: Command = {
       ...(repo === undefined ? {} : { repo }),
       ...(branch === undefined ? {} : { branch }),
       ...(label === undefined ? {} : { label }),
+      ...(flag(args, "forge") ? { forge: true } : {}),
     });
     if (flag(args, "json")) printJson(ctx.out, answer);
     else if (answer.delivered.length === 0) say(ctx, "nothing to deliver", "доставлять нечего");
