@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -6,34 +5,14 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openIndex } from "../../src/index/entry-index.js";
+import { runGitClient } from "./git-client.js";
+import type { LoreRun } from "./run-lore.js";
 import { isolatedEnv, LORE_BIN, runLore } from "./run-lore.js";
 import { type ServedLore, startServe } from "./serve-lore.js";
 
 // The life of a draft on a real team server (seed 004, "Как знание выходит наружу", "Что
 // происходит с черновиком", "Интерфейс", "Пределы"): `lore serve` from the built bin, the
 // REST API and /mcp over real HTTP with tokens, the real git client pushing and merging.
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function git(args: readonly string[], cwd: string, env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("git", args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => {
-      stdout += c.toString("utf8");
-    });
-    child.stderr.on("data", (c: Buffer) => {
-      stderr += c.toString("utf8");
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 let home: ReturnType<typeof isolatedEnv>;
 let served: ServedLore;
@@ -42,7 +21,7 @@ let work: string;
 const tokens: Record<string, string> = {};
 const SCOPES = "knowledge:read,knowledge:write,repo:read,repo:write";
 
-const lore = async (args: readonly string[]): Promise<Run> => {
+const lore = async (args: readonly string[]): Promise<LoreRun> => {
   const run = await runLore(args, { cwd: home.dir, env: home.env });
   if (run.code !== 0) throw new Error(`lore ${args.join(" ")} exited ${run.code}: ${run.stderr}`);
   return run;
@@ -52,8 +31,8 @@ const basic = (token: string) =>
   `http.extraHeader=Authorization: Basic ${Buffer.from(`x:${token}`).toString("base64")}`;
 
 /** A git command in the work clone as anna, authenticated over smart HTTP. */
-async function annaGit(args: readonly string[]): Promise<Run> {
-  const run = await git(["-c", basic(tokens.anna as string), ...args], work, gitEnv);
+async function annaGit(args: readonly string[]): Promise<LoreRun> {
+  const run = await runGitClient(["-c", basic(tokens.anna as string), ...args], work, gitEnv);
   if (run.code !== 0) throw new Error(`git ${args.join(" ")}: ${run.stderr}`);
   return run;
 }
@@ -165,7 +144,7 @@ describe("drafts over the REST API and /mcp", () => {
   it("path 1: a draft is seen by a second user from another branch, delivered into the branch, gone once merged; counters stay under the id", async () => {
     const written = await api("anna", "POST", DRAFTS, {
       branch: "feature/x",
-      title: "Run sqlx migrations as the schema owner",
+      title: "LoreRun sqlx migrations as the schema owner",
       body: "Migrations applied as a superuser create objects the next migration cannot alter.",
       words: ["sqlx", "migration"],
     });

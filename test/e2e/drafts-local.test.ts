@@ -1,11 +1,11 @@
 import { writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeRepo, type TestRepo } from "../helpers/make-repo.js";
 import { knowledgeFiles } from "./fixture-entries.js";
+import { freePort } from "./git-client.js";
 import { isolatedEnv, LORE_BIN, runLore } from "./run-lore.js";
 
 // Drafts on one machine (the issue's "Agents and the CLI"): `lore draft` and `lore deliver`
@@ -117,21 +117,9 @@ describe("local drafts: lore draft and lore deliver", () => {
   });
 });
 
-/** A TCP port nothing listens on. */
-function deadPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
 describe("lore mcp with [server] url pointing at a dead port", () => {
   it("the draft tools answer server_unreachable with what to do; recall keeps answering from local knowledge", async () => {
-    const port = await deadPort();
+    const port = await freePort();
     const config = join(sandbox.dir, "lore.toml");
     writeFileSync(config, `[server]\nurl = "http://127.0.0.1:${port}"\n`);
     const transport = new StdioClientTransport({

@@ -1,8 +1,9 @@
-import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { entryFile } from "../http/team-fixture.js";
+import { runGitClient } from "./git-client.js";
+import type { LoreRun } from "./run-lore.js";
 import { isolatedEnv, runLore } from "./run-lore.js";
 import { type ServedLore, startServe } from "./serve-lore.js";
 
@@ -16,28 +17,6 @@ const BASE_ID = "0193a000-0000-7000-8000-0000000000e1";
 const MERGED_ID = "0193a000-0000-7000-8000-0000000000e2";
 const WORD = "черепаха";
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function git(args: readonly string[], cwd: string, env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("git", args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString("utf8");
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 let home: ReturnType<typeof isolatedEnv>;
 let served: ServedLore;
 let borisToken: string;
@@ -45,13 +24,13 @@ let gitEnv: Record<string, string>;
 let work: string;
 let clientConfig: string;
 
-const lore = async (args: readonly string[]): Promise<Run> => {
+const lore = async (args: readonly string[]): Promise<LoreRun> => {
   const run = await runLore(args, { cwd: home.dir, env: home.env });
   if (run.code !== 0) throw new Error(`lore ${args.join(" ")} exited ${run.code}: ${run.stderr}`);
   return run;
 };
 /** `lore mr …` as a client of the served team server, in the work clone. */
-const mr = (args: readonly string[], token: string): Promise<Run> =>
+const mr = (args: readonly string[], token: string): Promise<LoreRun> =>
   runLore(["mr", ...args, "--config", clientConfig], {
     cwd: work,
     env: { ...home.env, LORE_TOKEN: token },
@@ -62,21 +41,21 @@ const basic = (token: string) =>
 
 async function pushBranch(branch: string, files: Record<string, string>, from: string | null) {
   if (from !== null) {
-    expect((await git(["checkout", "-q", "-B", branch, from], work, gitEnv)).code).toBe(0);
+    expect((await runGitClient(["checkout", "-q", "-B", branch, from], work, gitEnv)).code).toBe(0);
   }
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(join(work, path, ".."), { recursive: true });
     writeFileSync(join(work, path), text);
   }
-  await git(["add", "-A"], work, gitEnv);
-  await git(["commit", "-qm", `on ${branch}`], work, gitEnv);
-  const push = await git(
+  await runGitClient(["add", "-A"], work, gitEnv);
+  await runGitClient(["commit", "-qm", `on ${branch}`], work, gitEnv);
+  const push = await runGitClient(
     ["-c", basic(borisToken), "push", "origin", `HEAD:${branch}`],
     work,
     gitEnv,
   );
   expect(push.code, push.stderr).toBe(0);
-  return (await git(["rev-parse", "HEAD"], work, gitEnv)).stdout.trim();
+  return (await runGitClient(["rev-parse", "HEAD"], work, gitEnv)).stdout.trim();
 }
 
 async function openPull(token: string, body: Record<string, unknown>): Promise<Response> {
@@ -131,14 +110,14 @@ beforeAll(async () => {
   };
   mkdirSync(home.env.HOME ?? "", { recursive: true });
   work = join(home.dir, "work");
-  const clone = await git(
+  const clone = await runGitClient(
     ["-c", basic(borisToken), "clone", `${base()}/acme/app.git`, work],
     home.dir,
     gitEnv,
   );
   expect(clone.code, clone.stderr).toBe(0);
   // The clone of an empty repository: its first commit goes on main.
-  await git(["symbolic-ref", "HEAD", "refs/heads/main"], work, gitEnv);
+  await runGitClient(["symbolic-ref", "HEAD", "refs/heads/main"], work, gitEnv);
   await pushBranch("main", { [`${K}/base.md`]: entryFile(BASE_ID, ["основа"], "Base") }, null);
 }, 120_000);
 
@@ -149,7 +128,7 @@ afterAll(async () => {
 
 describe("lore serve: a merge request from push to recall", () => {
   it("open over the API → lore mr approve → lore mr merge: a two-parent commit, the knowledge recalled at once", async () => {
-    const mainBefore = (await git(["rev-parse", "HEAD"], work, gitEnv)).stdout.trim();
+    const mainBefore = (await runGitClient(["rev-parse", "HEAD"], work, gitEnv)).stdout.trim();
     const source = await pushBranch(
       "feature/turtle",
       { [`${K}/turtle.md`]: entryFile(MERGED_ID, [WORD], "Turtle knowledge") },
@@ -196,15 +175,20 @@ describe("lore serve: a merge request from push to recall", () => {
     expect(await recallText()).toContain(MERGED_ID);
 
     // The merge commit, fetched with git: two parents, the old main and the source.
-    const fetched = await git(["-c", basic(borisToken), "fetch", "-q", "origin"], work, gitEnv);
+    const fetched = await runGitClient(
+      ["-c", basic(borisToken), "fetch", "-q", "origin"],
+      work,
+      gitEnv,
+    );
     expect(fetched.code, fetched.stderr).toBe(0);
     const parents = (
-      await git(["rev-list", "--parents", "-n", "1", "origin/main"], work, gitEnv)
+      await runGitClient(["rev-list", "--parents", "-n", "1", "origin/main"], work, gitEnv)
     ).stdout
       .trim()
       .split(" ");
     expect(parents).toEqual([commit, mainBefore, source]);
-    const message = (await git(["log", "-1", "--format=%B", "origin/main"], work, gitEnv)).stdout;
+    const message = (await runGitClient(["log", "-1", "--format=%B", "origin/main"], work, gitEnv))
+      .stdout;
     expect(message).toContain("Merge request #1: Turtles");
     expect(message).toContain("Approved-by: tester");
 

@@ -1,8 +1,4 @@
-import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { initBareRepo } from "../../src/adapters/git-cli/init-bare.js";
 import { runGit } from "../../src/adapters/git-cli/run-git.js";
@@ -10,23 +6,13 @@ import { openServerStore } from "../../src/main/open-server.js";
 import { bareRepoPath, createRepo } from "../../src/services/access/hosted-repos.js";
 import { makeRepo, type TestRepo } from "../helpers/make-repo.js";
 import { ROLLBACK } from "./fixture-entries.js";
+import { type CurlAnswer, readmeCurlLines, runReadmeCurl } from "./readme-curl-lines.js";
 import { isolatedEnv, runLore } from "./run-lore.js";
 import { type ServedLore, startServe } from "./serve-lore.js";
 
 // The README's curl examples of "Drafts and delivery", run in order with real curl against a
 // real `lore serve` (the convention of readme-curl.test.ts; `$DRAFT_ID` is the id the first
 // example answered).
-
-const README = readFileSync(
-  join(dirname(fileURLToPath(import.meta.url)), "..", "..", "README.md"),
-  "utf8",
-);
-const run = promisify(execFile);
-
-function curlExamples(): string[] {
-  const block = /<!-- curl-examples-drafts[^>]*-->\n```sh\n([\s\S]*?)```/.exec(README)?.[1] ?? "";
-  return block.split("\n").filter((line) => line.startsWith("curl "));
-}
 
 let app: TestRepo;
 let sandbox: ReturnType<typeof isolatedEnv>;
@@ -61,31 +47,22 @@ afterAll(async () => {
   sandbox?.cleanup();
 });
 
-async function curl(line: string): Promise<{ status: number; body: unknown }> {
-  const command = `${line.replaceAll("127.0.0.1:7377", `127.0.0.1:${port}`)} -w '\\n%{http_code}'`;
-  const { stdout } = await run("sh", ["-c", command], {
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", LORE_TOKEN: served.token, DRAFT_ID: draftId },
-  });
-  const at = stdout.lastIndexOf("\n");
-  const text = stdout.slice(0, at);
-  let body: unknown;
-  try {
-    body = text === "" ? undefined : JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  return { status: Number(stdout.slice(at + 1)), body };
+/** Runs one README line against the test server. */
+function curl(line: string): Promise<CurlAnswer> {
+  return runReadmeCurl(line, port, { LORE_TOKEN: served.token, DRAFT_ID: draftId });
 }
 
 describe("the README's draft curl examples against a real lore serve", () => {
   it("has one example per draft and limit endpoint, each with the token", () => {
-    const lines = curlExamples();
+    const lines = readmeCurlLines("curl-examples-drafts");
     expect(lines).toHaveLength(7);
     for (const line of lines) expect(line).toContain("Authorization: Bearer $LORE_TOKEN");
   });
 
   it("run in order: write 201, list, deliver separate with a merge request, remove 204, the limit set, read, removed", async () => {
-    const [write, list, deliver, remove, put, get, del] = curlExamples() as string[];
+    const [write, list, deliver, remove, put, get, del] = readmeCurlLines(
+      "curl-examples-drafts",
+    ) as string[];
     const written = await curl(write as string);
     expect(written.status).toBe(201);
     const draft = written.body as { id: string; branch: string; author: string };

@@ -1,8 +1,4 @@
-import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { initBareRepo } from "../../src/adapters/git-cli/init-bare.js";
 import { runGit } from "../../src/adapters/git-cli/run-git.js";
@@ -10,23 +6,12 @@ import { openServerStore } from "../../src/main/open-server.js";
 import { bareRepoPath, createRepo } from "../../src/services/access/hosted-repos.js";
 import { makeRepo, type TestRepo } from "../helpers/make-repo.js";
 import { ROLLBACK } from "./fixture-entries.js";
+import { type CurlAnswer, readmeCurlLines, runReadmeCurl } from "./readme-curl-lines.js";
 import { isolatedEnv, runLore } from "./run-lore.js";
 import { type ServedLore, startServe } from "./serve-lore.js";
 
 // The README's merge-request curl examples (section "Merge requests (team server)"), each run
 // with real curl against a real `lore serve`, in order: #1 is opened by a teammate first.
-
-const README = readFileSync(
-  join(dirname(fileURLToPath(import.meta.url)), "..", "..", "README.md"),
-  "utf8",
-);
-const run = promisify(execFile);
-
-/** The lines of the fenced block after the README's `<!-- curl-examples-pulls … -->` marker. */
-function curlExamples(): string[] {
-  const block = /<!-- curl-examples-pulls[^>]*-->\n```sh\n([\s\S]*?)```/.exec(README)?.[1] ?? "";
-  return block.split("\n").filter((line) => line.startsWith("curl "));
-}
 
 let app: TestRepo;
 let sandbox: ReturnType<typeof isolatedEnv>;
@@ -86,33 +71,23 @@ afterAll(async () => {
   sandbox?.cleanup();
 });
 
-/** Runs one README line with real curl against the test server; the status comes last. */
-async function curl(line: string): Promise<{ status: number; body: Record<string, unknown> }> {
-  const command = `${line.replaceAll("127.0.0.1:7377", `127.0.0.1:${port}`)} -w '\\n%{http_code}'`;
-  const { stdout } = await run("sh", ["-c", command], {
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", LORE_TOKEN: served.token },
-  });
-  const at = stdout.lastIndexOf("\n");
-  return { status: Number(stdout.slice(at + 1)), body: JSON.parse(stdout.slice(0, at)) };
+/** Runs one README line against the test server. */
+async function curl(line: string): Promise<CurlAnswer & { body: Record<string, unknown> }> {
+  const answer = await runReadmeCurl(line, port, { LORE_TOKEN: served.token });
+  return { ...answer, body: answer.body as Record<string, unknown> };
 }
 
 describe("the README's merge-request curl examples against a real lore serve", () => {
   it("has one example per endpoint, plus the refused origin", () => {
-    const lines = curlExamples();
+    const lines = readmeCurlLines("curl-examples-pulls");
     expect(lines).toHaveLength(7);
     for (const line of lines) expect(line).toContain("Authorization: Bearer $LORE_TOKEN");
   });
 
   it("runs in order: list, open, origin refused, show, approve, merge, close", async () => {
-    const [list, open, origin, show, approve, merge, close] = curlExamples() as [
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-      string,
-    ];
+    const [list, open, origin, show, approve, merge, close] = readmeCurlLines(
+      "curl-examples-pulls",
+    ) as [string, string, string, string, string, string, string];
     const listed = await curl(list);
     expect(listed.status).toBe(200);
     expect(listed.body).toMatchObject([

@@ -1,8 +1,4 @@
-import { execFile } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { initBareRepo } from "../../src/adapters/git-cli/init-bare.js";
 import { runGit } from "../../src/adapters/git-cli/run-git.js";
@@ -10,20 +6,9 @@ import { openServerStore } from "../../src/main/open-server.js";
 import { bareRepoPath, createRepo } from "../../src/services/access/hosted-repos.js";
 import { makeRepo, type TestRepo } from "../helpers/make-repo.js";
 import { ROLLBACK, ROLLBACK_ID } from "./fixture-entries.js";
+import { type CurlAnswer, readmeCurlLines, runReadmeCurl } from "./readme-curl-lines.js";
 import { isolatedEnv, runLore } from "./run-lore.js";
 import { type ServedLore, startServe } from "./serve-lore.js";
-
-const README = readFileSync(
-  join(dirname(fileURLToPath(import.meta.url)), "..", "..", "README.md"),
-  "utf8",
-);
-const run = promisify(execFile);
-
-/** The lines of the fenced block after the README's `<!-- curl-examples … -->` marker. */
-function curlExamples(): string[] {
-  const block = /<!-- curl-examples[^>]*-->\n```sh\n([\s\S]*?)```/.exec(README)?.[1] ?? "";
-  return block.split("\n").filter((line) => line.startsWith("curl "));
-}
 
 let repo: TestRepo;
 let app: TestRepo;
@@ -65,26 +50,14 @@ afterAll(async () => {
   sandbox.cleanup();
 });
 
-/** Runs one README line with real curl against the test server; the status comes last. */
-async function curl(line: string): Promise<{ status: number; body: unknown; text: string }> {
-  const command = `${line.replaceAll("127.0.0.1:7377", `127.0.0.1:${port}`)} -w '\\n%{http_code}'`;
-  const { stdout } = await run("sh", ["-c", command], {
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", LORE_TOKEN: served.token },
-  });
-  const at = stdout.lastIndexOf("\n");
-  const text = stdout.slice(0, at);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  return { status: Number(stdout.slice(at + 1)), body, text };
+/** Runs one README line against the test server. */
+function curl(line: string): Promise<CurlAnswer> {
+  return runReadmeCurl(line, port, { LORE_TOKEN: served.token });
 }
 
 describe("the README's curl examples against a real lore serve", () => {
   it("has one example per endpoint", () => {
-    const lines = curlExamples();
+    const lines = readmeCurlLines("curl-examples");
     expect(lines).toHaveLength(8);
     expect(lines[0]).toContain("/healthz");
     expect(lines[1]).toContain("/api/v1/user");
@@ -98,19 +71,19 @@ describe("the README's curl examples against a real lore serve", () => {
   });
 
   it("GET /healthz answers 200 with status ok", async () => {
-    const answer = await curl(curlExamples()[0] ?? "");
+    const answer = await curl(readmeCurlLines("curl-examples")[0] ?? "");
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ status: "ok", version: expect.any(String) });
   });
 
   it("GET /api/v1/user answers the owner", async () => {
-    const answer = await curl(curlExamples()[1] ?? "");
+    const answer = await curl(readmeCurlLines("curl-examples")[1] ?? "");
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ name: "tester", site_admin: true });
   });
 
   it("GET /api/v1/repos lists acme/app", async () => {
-    const answer = await curl(curlExamples()[2] ?? "");
+    const answer = await curl(readmeCurlLines("curl-examples")[2] ?? "");
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual([
       { full_name: "acme/app", public: false, default_branch: "main", permission: "admin" },
@@ -118,7 +91,7 @@ describe("the README's curl examples against a real lore serve", () => {
   });
 
   it("GET …/knowledge lists the pushed entry, complete", async () => {
-    const answer = await curl(curlExamples()[3] ?? "");
+    const answer = await curl(readmeCurlLines("curl-examples")[3] ?? "");
     expect(answer.status).toBe(200);
     const body = answer.body as { items: { id: string; path: string }[]; partial?: string };
     expect(body.items.map((item) => [item.id, item.path])).toEqual([
@@ -128,19 +101,19 @@ describe("the README's curl examples against a real lore serve", () => {
   });
 
   it("GET …/raw/{path}?ref=main answers the file's bytes", async () => {
-    const answer = await curl(curlExamples()[4] ?? "");
+    const answer = await curl(readmeCurlLines("curl-examples")[4] ?? "");
     expect(answer.status).toBe(200);
     expect(answer.text).toBe(ROLLBACK);
   });
 
   it("GET /api/v1/openapi.json answers the document", async () => {
-    const answer = await curl(curlExamples()[5] ?? "");
+    const answer = await curl(readmeCurlLines("curl-examples")[5] ?? "");
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ openapi: "3.1.0" });
   });
 
   it("tools/list answers 200 with the eleven tools (entry, root and draft tools), no initialize first", async () => {
-    const answer = await curl(curlExamples()[6] ?? "");
+    const answer = await curl(readmeCurlLines("curl-examples")[6] ?? "");
     expect(answer.status).toBe(200);
     const tools = (answer.body as { result: { tools: { name: string }[] } }).result.tools;
     expect(tools.map((t) => t.name)).toHaveLength(11);
@@ -148,7 +121,7 @@ describe("the README's curl examples against a real lore serve", () => {
   });
 
   it("tools/call knowledge_recall answers 200 with the lore init entry as the hit", async () => {
-    const answer = await curl(curlExamples()[7] ?? "");
+    const answer = await curl(readmeCurlLines("curl-examples")[7] ?? "");
     expect(answer.status).toBe(200);
     const result = (
       answer.body as {

@@ -1,11 +1,12 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { entry, ID_A, ID_C, K, ON_PATH } from "../helpers/push-entries.js";
+import { freePort, runGitClient } from "./git-client.js";
+import type { LoreRun } from "./run-lore.js";
 import { isolatedEnv, runLore } from "./run-lore.js";
 import { type ServedLore, startServe } from "./serve-lore.js";
 
@@ -13,41 +14,6 @@ import { type ServedLore, startServe } from "./serve-lore.js";
 // administration commands, the real git client pushing over smart HTTP and over SSH, the
 // parse report as `remote:` lines, the index fed from the default branch only, read back
 // through the REST API with a token.
-
-/** A free TCP port on 127.0.0.1 (for the SSH server, which has a fixed default). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the real git client with a clean environment plus `env`. */
-function git(args: readonly string[], cwd: string, env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("git", args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString("utf8");
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 /** The pusher's `remote:` lines, git's padding removed, empty ones dropped. */
 function remoteLines(stderr: string): string[] {
@@ -66,7 +32,7 @@ let borisToken: string;
 let gitEnv: Record<string, string>;
 let work: string;
 
-const lore = async (args: readonly string[]): Promise<Run> => {
+const lore = async (args: readonly string[]): Promise<LoreRun> => {
   const run = await runLore(args, { cwd: home.dir, env: home.env });
   if (run.code !== 0) throw new Error(`lore ${args.join(" ")} exited ${run.code}: ${run.stderr}`);
   return run;
@@ -89,7 +55,7 @@ beforeAll(async () => {
   await lore(["access", "grant", "anna", "acme/app", "write"]);
   await lore(["access", "grant", "boris", "acme/app", "read"]);
   const key = join(home.dir, "anna_ed25519");
-  const keygen = await git(["--version"], home.dir, home.env);
+  const keygen = await runGitClient(["--version"], home.dir, home.env);
   expect(keygen.code).toBe(0);
   await new Promise<void>((resolve, reject) => {
     const child = spawn("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", key], {
@@ -138,7 +104,7 @@ async function indexedPaths(token: string): Promise<string[]> {
 
 describe("lore serve: git over HTTP and SSH, parse on push, the index read back", () => {
   it("a push over smart HTTP gets the parse report as remote: lines, goes through, and feeds the index", async () => {
-    const clone = await git(
+    const clone = await runGitClient(
       ["-c", basic(annaToken), "clone", `${base()}/acme/app.git`, work],
       home.dir,
       gitEnv,
@@ -150,9 +116,13 @@ describe("lore serve: git over HTTP and SSH, parse on push, the index read back"
       entry(ID_A, "Deploy with the blue-green switch.", ["sumary: Deploys"]),
     );
     writeFileSync(join(work, K, "b-mechanism.md"), ON_PATH);
-    await git(["add", "-A"], work, gitEnv);
-    await git(["commit", "-qm", "knowledge"], work, gitEnv);
-    const push = await git(["-c", basic(annaToken), "push", "origin", "HEAD:main"], work, gitEnv);
+    await runGitClient(["add", "-A"], work, gitEnv);
+    await runGitClient(["commit", "-qm", "knowledge"], work, gitEnv);
+    const push = await runGitClient(
+      ["-c", basic(annaToken), "push", "origin", "HEAD:main"],
+      work,
+      gitEnv,
+    );
     expect(push.code, push.stderr).toBe(0);
     expect(remoteLines(push.stderr)).toEqual([
       `${K}/a-typo.md:3:1: key “sumary” is not known, the nearest known is “summary” (sumary) [unknown_key]`,
@@ -165,45 +135,45 @@ describe("lore serve: git over HTTP and SSH, parse on push, the index read back"
   });
 
   it("over SSH: a feature branch is parsed and reported but not indexed; merged into main by a push, it is", async () => {
-    await git(
+    await runGitClient(
       ["remote", "set-url", "origin", `ssh://git@127.0.0.1:${sshPort}/acme/app.git`],
       work,
       gitEnv,
     );
-    await git(["checkout", "-qb", "feature"], work, gitEnv);
+    await runGitClient(["checkout", "-qb", "feature"], work, gitEnv);
     writeFileSync(join(work, K, "c-dup.md"), entry(ID_A, "A copy with another text."));
     writeFileSync(join(work, K, "d-new.md"), entry(ID_C, "Roll back with the switch."));
-    await git(["add", "-A"], work, gitEnv);
-    await git(["commit", "-qm", "feature knowledge"], work, gitEnv);
-    const feature = await git(["push", "origin", "feature"], work, gitEnv);
+    await runGitClient(["add", "-A"], work, gitEnv);
+    await runGitClient(["commit", "-qm", "feature knowledge"], work, gitEnv);
+    const feature = await runGitClient(["push", "origin", "feature"], work, gitEnv);
     expect(feature.code, feature.stderr).toBe(0);
     expect(remoteLines(feature.stderr)).toEqual([
       `${K}/c-dup.md: id ${ID_A} is already used by ${K}/a-typo.md; skipped (id) [duplicate_id]`,
     ]);
     expect(await indexedPaths(annaToken)).toEqual([`${K}/a-typo.md`, `${K}/b-mechanism.md`]);
-    await git(["checkout", "-q", "main"], work, gitEnv);
-    await git(["rm", "-q", `${K}/b-mechanism.md`], work, gitEnv);
-    await git(["commit", "-qm", "drop the hook note"], work, gitEnv);
-    await git(["merge", "-q", "--no-edit", "feature"], work, gitEnv);
-    const merged = await git(["push", "origin", "main"], work, gitEnv);
+    await runGitClient(["checkout", "-q", "main"], work, gitEnv);
+    await runGitClient(["rm", "-q", `${K}/b-mechanism.md`], work, gitEnv);
+    await runGitClient(["commit", "-qm", "drop the hook note"], work, gitEnv);
+    await runGitClient(["merge", "-q", "--no-edit", "feature"], work, gitEnv);
+    const merged = await runGitClient(["push", "origin", "main"], work, gitEnv);
     expect(merged.code, merged.stderr).toBe(0);
     expect(await indexedPaths(annaToken)).toEqual([`${K}/a-typo.md`, `${K}/d-new.md`]);
   });
 
   it("rights at the door: a reader cannot push, a stranger's repository is not found, no token is 401", async () => {
-    const readOnly = await git(
+    const readOnly = await runGitClient(
       ["-c", basic(borisToken), "push", `${base()}/acme/app.git`, "main:boris"],
       work,
       gitEnv,
     );
     expect(readOnly.code).not.toBe(0);
     expect(readOnly.stderr).toMatch(/forbidden|403/);
-    const hidden = await git(
+    const hidden = await runGitClient(
       ["-c", basic(annaToken), "ls-remote", `${base()}/acme/secret.git`],
       work,
       gitEnv,
     );
-    const missing = await git(
+    const missing = await runGitClient(
       ["-c", basic(annaToken), "ls-remote", `${base()}/acme/nothing.git`],
       work,
       gitEnv,

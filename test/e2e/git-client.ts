@@ -1,0 +1,41 @@
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import type { LoreRun } from "./run-lore.js";
+
+/**
+ * Runs the real git client to its end with exactly `env` (the tests pass a clean
+ * environment: their own HOME, the credentials they mean).
+ *
+ * @returns the exit code and the whole output, UTF-8.
+ */
+export function runGitClient(
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<LoreRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("git", args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString("utf8");
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A TCP port on 127.0.0.1 that was free a moment ago (nothing listens on it now). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
