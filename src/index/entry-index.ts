@@ -86,6 +86,8 @@ export interface RepositoryListing extends RepositoryRecord {
   entries: number;
   /** Stored files that are *wrong* (skipped). */
   skipped: number;
+  /** Drafts of the repository in this index, delivered or not (migration 6). */
+  drafts: number;
 }
 
 /** An id held by entries of two sources (never resolved: both are kept). */
@@ -255,7 +257,8 @@ export class EntryIndex {
            (SELECT count(*) FROM entries e WHERE e.repo = r.repo) AS entries,
            -- files minus entries: two counts over covering indexes, no entry row is read
            (SELECT count(*) FROM files f WHERE f.repo = r.repo)
-             - (SELECT count(*) FROM entries e WHERE e.repo = r.repo) AS skipped
+             - (SELECT count(*) FROM entries e WHERE e.repo = r.repo) AS skipped,
+           (SELECT count(*) FROM drafts d WHERE d.repo = r.repo) AS drafts
          FROM repositories r ORDER BY r.kind = 'root', r.repo`,
       ),
       repositoryRows: p(

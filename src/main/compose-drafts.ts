@@ -270,7 +270,7 @@ async function originRepo(cwd: string, server: string): Promise<string> {
   const name = await currentHostedRepo(cwd, server);
   if (name !== undefined) return name;
   throw new LoreError("invalid_input", {
-    reason: `no repository named: pass repo (owner/name), or run inside a clone whose origin is ${server}`,
-    reason_ru: `репозиторий не указан: передайте repo (владелец/имя) или работайте в клоне, чей origin — ${server}`,
+    reason: `no repository named: with [server] url set, drafts go to ${server}; pass --repo owner/name (the repo argument of the draft tools), or run inside a clone whose origin is on ${server}`,
+    reason_ru: `репозиторий не указан: при заданном [server] url черновики идут на ${server}; укажите --repo владелец/имя (аргумент repo инструментов черновиков) или работайте в клоне, чей origin — на ${server}`,
   });
 }

@@ -55,6 +55,10 @@ describe("local drafts: lore draft and lore deliver", () => {
     expect(draft).toMatchObject({ branch: "main", author: "tester" });
     const listed = await lore(["draft", "list", "--json"]);
     expect(JSON.parse(listed.stdout).map((d: { id: string }) => d.id)).toEqual([draft.id]);
+    // A label names a separate branch only.
+    const labelled = await lore(["deliver", "--label", "x"]);
+    expect(labelled.code).toBe(2);
+    expect(labelled.stderr).toContain("give it with mode separate");
 
     const delivered = await lore(["deliver", "--json"]);
     expect(delivered.code).toBe(0);

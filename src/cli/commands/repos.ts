@@ -18,7 +18,7 @@ export interface RepoLine {
   entries: number;
   /** Files skipped as *wrong*. */
   skipped: number;
-  /** Drafts of the repository (0 until drafts exist in this version). */
+  /** Drafts of the repository in this index, delivered or not. */
   drafts: number;
   /** When it was last indexed, ISO 8601. */
   indexed_at: string;
@@ -58,7 +58,7 @@ export function repoLines(listing: readonly RepositoryListing[]): RepoLine[] {
     commit: r.commit,
     entries: r.entries,
     skipped: r.skipped,
-    drafts: 0,
+    drafts: r.drafts,
     indexed_at: new Date(r.indexedAt).toISOString(),
   }));
 }

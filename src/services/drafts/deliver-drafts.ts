@@ -69,6 +69,14 @@ function checkInput(input: DeliverInput): void {
       reason_ru: "mode должен быть «same» или «separate»",
     });
   }
+  if (input.label !== undefined && input.mode !== "separate") {
+    throw new LoreError("invalid_input", {
+      reason:
+        "a label names a separate branch (knowledge/<branch>-<label>): give it with mode separate",
+      reason_ru:
+        "метка называет отдельную ветку (knowledge/<ветка>-<метка>): укажите её вместе с mode separate",
+    });
+  }
   if (input.label !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(input.label)) {
     throw new LoreError("invalid_input", {
       reason: "a label is 1–100 letters, digits, “.”, “_” or “-”, starting with a letter or digit",
