@@ -33,14 +33,26 @@
 // biome-ignore lint/style/noRestrictedImports: module loading, not I/O (see below).
 import { createRequire } from "node:module";
 
-// Loaded with require, not `import`: an ESM import of this 850 KB CommonJS file first scans
-// it for named exports (cjs-module-lexer), ~60 ms of CPU on every one-shot `lore recall`.
-const snowball = createRequire(import.meta.url)(
-  "snowball-stemmers",
-) as typeof import("snowball-stemmers").default;
+type Stemmer = ReturnType<typeof import("snowball-stemmers").default.newStemmer>;
 
-const russian = snowball.newStemmer("russian");
-const english = snowball.newStemmer("english");
+/**
+ * The two Snowball stemmers, loaded at the first word stemmed: a process that never stems
+ * (a `pre-receive` hook, `lore serve` answering git) does not pay for parsing the 850 KB
+ * file (~25 ms of start-up with its garbage collection). Loaded with require, not
+ * `import`: an ESM import of this CommonJS file first scans it for named exports
+ * (cjs-module-lexer), ~60 ms of CPU on every one-shot `lore recall`.
+ */
+let stemmers: { russian: Stemmer; english: Stemmer } | undefined;
+
+function loadStemmers(): { russian: Stemmer; english: Stemmer } {
+  if (stemmers === undefined) {
+    const snowball = createRequire(import.meta.url)(
+      "snowball-stemmers",
+    ) as typeof import("snowball-stemmers").default;
+    stemmers = { russian: snowball.newStemmer("russian"), english: snowball.newStemmer("english") };
+  }
+  return stemmers;
+}
 
 const CYRILLIC_WORD = /^[\p{Script=Cyrillic}\p{M}\p{N}]+$/u;
 const LATIN_WORD = /^[\p{Script=Latin}\p{M}\p{N}]+$/u;
@@ -82,8 +94,9 @@ export function stemToken(token: string): string {
 function computeStem(token: string): string {
   if (!HAS_LETTER.test(token)) return token;
   let stem = token;
-  if (CYRILLIC_WORD.test(token)) stem = russianKey(russian.stem(token) || token, token);
-  else if (LATIN_WORD.test(token)) stem = english.stem(token);
+  if (CYRILLIC_WORD.test(token)) {
+    stem = russianKey(loadStemmers().russian.stem(token) || token, token);
+  } else if (LATIN_WORD.test(token)) stem = loadStemmers().english.stem(token);
   return stem.length > 0 ? stem : token;
 }
 
