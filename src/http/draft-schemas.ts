@@ -5,28 +5,11 @@
  */
 import { z } from "@hono/zod-openapi";
 import { DRAFTS_PER_PAGE, type DraftInput } from "../core/drafts/draft.js";
+import { draftViewSchema } from "../core/drafts/draft-view-schema.js";
 import { LoreError } from "../core/errors/lore-error.js";
 
-/** A draft as the API answers it. */
-export const DraftSchema = z
-  .object({
-    id: z.string().openapi({ example: "0192ec1a-7b1a-7def-abcd-0987654321fe" }),
-    branch: z.string().openapi({ example: "feature/login" }),
-    author: z.string().openapi({ example: "anna" }),
-    created_at: z.string().openapi({ example: "2026-12-01T13:05:00.000Z" }),
-    size: z.number().int().openapi({ description: "Bytes of the future file" }),
-    delivered: z
-      .object({
-        branch: z.string(),
-        commit: z.string(),
-        at: z.string(),
-        merge_request: z.number().int().optional(),
-      })
-      .optional(),
-    text: z.string().openapi({ description: "The whole future file, frontmatter included" }),
-    repo: z.string().optional(),
-  })
-  .openapi("Draft");
+/** A draft as the API answers it: the schema the MCP tools answer with too. */
+export const DraftSchema = draftViewSchema.openapi("Draft");
 
 /** `GET …/knowledge/drafts`. */
 export const DraftPageSchema = z

@@ -3,6 +3,7 @@
  * `branch` arguments and the shape of a draft in their answers.
  */
 import { z } from "zod";
+import { draftViewSchema } from "../../core/drafts/draft-view-schema.js";
 import { coded } from "./coded-error.js";
 
 /** `repo` and `branch`, both optional. */
@@ -22,25 +23,8 @@ export const draftPlaceSchema = {
     .describe("The branch you work on. Default: the branch checked out in the current repository."),
 };
 
-/** A draft in a tool's answer. */
-export const draftOutput = z.object({
-  id: z.string(),
-  branch: z.string(),
-  author: z.string(),
-  created_at: z.string().describe("ISO 8601 UTC."),
-  size: z.number().int().describe("Bytes of the future file."),
-  delivered: z
-    .object({
-      branch: z.string(),
-      commit: z.string(),
-      at: z.string(),
-      merge_request: z.number().int().optional(),
-    })
-    .optional()
-    .describe("Where it waits for review; absent: not delivered yet."),
-  text: z.string().describe("The whole future file `.gitriver/knowledge/<id>.md`."),
-  repo: z.string().optional(),
-});
+/** A draft in a tool's answer (the one schema of `core/drafts/draft-view-schema.ts`). */
+export const draftOutput = draftViewSchema;
 
 /** Only the keys that are set (the port takes optional fields absent, not undefined). */
 export function defined<T extends Record<string, unknown>>(value: T): T {
