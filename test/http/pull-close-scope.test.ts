@@ -38,7 +38,15 @@ afterAll(async () => {
   await team.close();
 });
 
-async function call(token: string, method: string, path: string, body?: unknown) {
+// biome-ignore lint/suspicious/noExplicitAny: JSON answers are read field by field in the assertions.
+type Json = any;
+
+async function call(
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Json }> {
   const answer = await fetch(`${team.base}${path}`, {
     method,
     headers: {
