@@ -6,6 +6,7 @@
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Principal } from "../core/access/rights.js";
+import { apiBodyLimit } from "./api-body-limit.js";
 import { requireToken } from "./auth.js";
 import { installErrorHook } from "./error-hook.js";
 import { type McpRouteOptions, registerMcpRoute } from "./mcp-route.js";
@@ -57,6 +58,8 @@ export function createHttpApp(deps: HttpAppDeps): OpenAPIHono<HttpEnv> {
   app.use("*", dnsRebindingGuard(deps.loopbackOnly));
   app.use("*", dotSegmentGuard());
   app.use("*", requireToken(deps.api));
+  // Read no further than the limit: 413 request_too_large, the server goes on.
+  app.use("/api/v1/*", apiBodyLimit());
   app.on(["GET", "HEAD"], "/healthz", (c) => c.json({ status: "ok", ...deps.api.health() }));
   registerApiRoutes(app, deps.api);
   registerDraftRoutes(app, deps.api.drafts);

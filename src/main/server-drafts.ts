@@ -99,6 +99,14 @@ export function createDraftsApi(deps: ServerDraftsDeps): DraftsApi {
     },
     async discard(principal, fullName, id) {
       const repo = await authorizeRepo(deps.store, principal, fullName, "knowledge:read");
+      // Removing is a write: a read-only token removes nothing, not even its user's drafts.
+      if (!principal.scopes.includes("knowledge:write")) {
+        throw new LoreError(
+          "forbidden",
+          { missing: "scope knowledge:write" },
+          { data: { missing: "scope knowledge:write" } },
+        );
+      }
       const callerMayWrite = await mayWrite(principal, fullName);
       discardDraft(deps.index, { repo: repo.fullName, id, caller: principal.user, callerMayWrite });
     },

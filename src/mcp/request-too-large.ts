@@ -19,13 +19,20 @@ export const REQUEST_TOO_LARGE_RPC_CODE = -32000;
  * @param size - the message's size in bytes when it was read to its end; `undefined` when
  *   reading stopped at the limit (an HTTP body is not read further), then the message
  *   says "more than limit bytes".
+ * @param of - what was too large: an MCP message (default) or a REST API request body.
  */
-export function requestTooLarge(limit: number, size?: number): LoreError {
+export function requestTooLarge(
+  limit: number,
+  size?: number,
+  of: "mcp" | "api" = "mcp",
+): LoreError {
   const known = size !== undefined;
   return new LoreError(
     "request_too_large",
     {
       limit,
+      what: of === "mcp" ? "MCP message" : "REST API request body",
+      what_ru: of === "mcp" ? "одного сообщения MCP" : "одного тела запроса REST API",
       size: known ? `${size} bytes` : `more than ${limit} bytes`,
       size_ru: known ? `${size} байт` : `больше ${limit} байт`,
     },

@@ -349,8 +349,8 @@ const MESSAGES: Record<ErrorCode, LocalizedText> = {
     ru: "ответ занял бы {size} байт, больше бюджета одного ответа {limit} байт; {hint_ru}",
   },
   request_too_large: {
-    en: "the request is over the {limit}-byte limit of one MCP message ({size}); it was not read, the server goes on",
-    ru: "запрос больше предела одного сообщения MCP в {limit} байт ({size_ru}); он не прочитан, сервер работает дальше",
+    en: "the request is over the {limit}-byte limit of one {what} ({size}); it was not read, the server goes on",
+    ru: "запрос больше предела {what_ru} в {limit} байт ({size_ru}); он не прочитан, сервер работает дальше",
   },
   forge_worktree_dirty: {
     en:

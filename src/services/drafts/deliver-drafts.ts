@@ -15,6 +15,11 @@ import {
 } from "../../core/drafts/draft.js";
 import { parseEntry } from "../../core/entry/parse-entry.js";
 import { LoreError } from "../../core/errors/lore-error.js";
+import {
+  checkBranchName,
+  MR_BODY_MAX_BYTES,
+  MR_TITLE_MAX,
+} from "../../core/merge-requests/merge-rules.js";
 import type { EntryIndex } from "../../index/entry-index.js";
 import type { DeliveryTarget, GitPerson } from "../../ports/delivery-target.js";
 import { gitBlobSha } from "../indexing/index-folder.js";
@@ -145,6 +150,54 @@ async function pendingDrafts(deps: DeliveryDeps, drafts: DraftRecord[]): Promise
     if (await answer) pending.push(draft);
   }
   return pending;
+}
+
+/**
+ * Refuses, before anything is written, a separate delivery whose merge request could not be
+ * opened afterwards (its drafts would stay marked delivered into a branch with no request):
+ * a branch name the merge request refuses, or no default branch to merge into.
+ *
+ * @throws LoreError `invalid_input`, `branch_not_found` (the default branch).
+ */
+async function checkMergeRequestPossible(
+  target: DeliveryTarget,
+  repo: string,
+  dest: Destination,
+): Promise<void> {
+  checkBranchName(dest.branch, "branch");
+  if (dest.base === undefined) {
+    const branch = await target.defaultBranch();
+    throw new LoreError("branch_not_found", { branch, repo }, { data: { branch } });
+  }
+}
+
+/**
+ * The merge request's title and body, always within the limits a merge request takes
+ * ({@link MR_TITLE_MAX} characters, {@link MR_BODY_MAX_BYTES} bytes): a long branch name is
+ * cut in the title, a listing past the body limit ends with how many entries it leaves out.
+ */
+export function mergeRequestText(
+  branch: string,
+  entries: DraftRecord[],
+): { title: string; body: string } {
+  const count = `${entries.length} ${entries.length === 1 ? "entry" : "entries"}`;
+  const room = MR_TITLE_MAX - `Knowledge from : ${count}`.length;
+  const shown = branch.length <= room ? branch : `${branch.slice(0, Math.max(0, room - 1))}…`;
+  const lines: string[] = [];
+  let bytes = 0;
+  // Room for the closing line naming the rest.
+  const budget = MR_BODY_MAX_BYTES - 100;
+  for (const draft of entries) {
+    const line = `- ${summaryOf(draft)} (${draft.id})`;
+    const size = Buffer.byteLength(line, "utf8") + 1;
+    if (bytes + size > budget) break;
+    lines.push(line);
+    bytes += size;
+  }
+  if (lines.length < entries.length) {
+    lines.push(`- … and ${entries.length - lines.length} more`);
+  }
+  return { title: `Knowledge from ${shown}: ${count}`, body: lines.join("\n") };
 }
 
 /** State of one run, shared by its batches. */
@@ -282,6 +335,9 @@ export async function deliverDrafts(
   );
   if (pending.length === 0) return { commits: [], branch: dest.branch, delivered: [] };
   await deps.checkWrite?.(dest.branch);
+  if (args.input.mode === "separate" && deps.openMergeRequest !== undefined) {
+    await checkMergeRequestPossible(deps.target, args.repo, dest);
+  }
   const run: Run = {
     deps,
     repo: args.repo,
@@ -318,8 +374,7 @@ export async function deliverDrafts(
     const number = await deps.openMergeRequest({
       source: dest.branch,
       target: await deps.target.defaultBranch(),
-      title: `Knowledge from ${args.input.branch}: ${entries.length} ${entries.length === 1 ? "entry" : "entries"}`,
-      body: entries.map((draft) => `- ${summaryOf(draft)} (${draft.id})`).join("\n"),
+      ...mergeRequestText(args.input.branch, entries),
     });
     for (const [commit, ids] of run.marks) {
       deps.index.drafts.markDelivered(args.repo, ids, {

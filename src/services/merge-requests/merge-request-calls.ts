@@ -4,7 +4,7 @@
  * HTTP API calls them (`PullsApi`).
  */
 import type { Principal } from "../../core/access/rights.js";
-import { isLoreError } from "../../core/errors/lore-error.js";
+import { isLoreError, LoreError } from "../../core/errors/lore-error.js";
 import { mergeRequestView } from "../../core/merge-requests/merge-request-view.js";
 import type { PullsApi } from "../../http/pulls-api.js";
 import type { RepoRecord } from "../../ports/server-store.js";
@@ -64,6 +64,11 @@ export function mergeRequestCalls(deps: MrDeps): PullsApi {
     },
     async close(principal, fullName, number) {
       const repo = await readable(principal, fullName);
+      // Closing is a write: a read-only token closes nothing, not even its user's request.
+      if (!principal.scopes.includes("repo:write")) {
+        const missing = "scope repo:write";
+        throw new LoreError("forbidden", { missing }, { data: { missing } });
+      }
       const mayWrite = await writable(principal, fullName).then(
         () => true,
         () => false,

@@ -1,0 +1,73 @@
+/**
+ * The body limit of the REST API (seed 004 "Пределы"; README "Limits"): a request body is
+ * read up to {@link MAX_API_BODY_BYTES} and no further, so that no token holder can make the
+ * server hold a body of any size in memory.
+ */
+import type { MiddlewareHandler } from "hono";
+import { requestTooLarge } from "../mcp/request-too-large.js";
+import type { HttpEnv } from "./server-api.js";
+
+/**
+ * The largest request body of the REST API, bytes (1 MiB): room for the largest body a route
+ * takes — a 64 KB draft or merge-request body even with every character JSON-escaped.
+ */
+export const MAX_API_BODY_BYTES = 1024 * 1024;
+
+/** How much of a refused streamed body is read and dropped so the connection stays usable, bytes. */
+const DISCARD_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads and drops the rest of a refused body (nothing is kept) up to {@link DISCARD_BYTES},
+ * then lets the reader go: a body read to its end leaves the connection usable for the
+ * client's next request; a longer one is cut when the server closes the connection.
+ */
+async function discardRest(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  read: number,
+): Promise<void> {
+  let bytes = read;
+  while (bytes < DISCARD_BYTES) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+  }
+  reader.releaseLock();
+}
+
+/**
+ * A middleware that refuses a body over `max` bytes with 413 `request_too_large` (thrown for
+ * the error hook) as soon as it passes the limit; its rest is read and dropped, never kept
+ * (a declared `Content-Length` over 16 MiB is refused before anything is read).
+ * Unlike `hono/body-limit` it leaves the connection usable: a client still sending sees the
+ * 413, and its next request on the same connection is answered, not reset.
+ *
+ * @param max - the limit, bytes. Default {@link MAX_API_BODY_BYTES}.
+ * @throws LoreError `request_too_large` (data: `limit`, `size` when declared).
+ */
+export function apiBodyLimit(max = MAX_API_BODY_BYTES): MiddlewareHandler<HttpEnv> {
+  return async (c, next) => {
+    const stream = c.req.raw.body;
+    if (stream === null) return next();
+    const declared = Number(c.req.header("content-length"));
+    // A declared body too large to drop is refused before anything is read.
+    if (Number.isFinite(declared) && declared > DISCARD_BYTES) {
+      throw requestTooLarge(max, declared, "api");
+    }
+    const reader = stream.getReader();
+    const chunks: Uint8Array[] = [];
+    let bytes = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.byteLength;
+      if (bytes > max) {
+        chunks.length = 0;
+        await discardRest(reader, bytes);
+        throw requestTooLarge(max, Number.isFinite(declared) ? declared : undefined, "api");
+      }
+      chunks.push(value);
+    }
+    c.req.raw = new Request(c.req.raw, { body: Buffer.concat(chunks) });
+    return next();
+  };
+}
