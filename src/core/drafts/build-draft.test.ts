@@ -155,7 +155,18 @@ describe("buildDraft", () => {
   });
 
   it("refuses a branch name git refuses", () => {
-    for (const branch of ["", "-x", "a..b", "a b", "x.lock", "a:b", "feature/", "@{x"]) {
+    for (const branch of [
+      "",
+      "-x",
+      "a..b",
+      "a b",
+      "x.lock",
+      "a:b",
+      "feature/",
+      "@{x",
+      "HEAD",
+      "refs/heads/x",
+    ]) {
       expect(refusal(() => buildDraft({ branch, title: "T", body: "B" }, mint)).code).toBe(
         "invalid_input",
       );

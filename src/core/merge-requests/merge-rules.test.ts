@@ -23,7 +23,18 @@ describe("merge-request rules", () => {
   });
 
   it("refuses branch names git would refuse or read as an option", () => {
-    for (const bad of ["", "-x", "refs/heads/main", "a..b", "a b", "a:b", "x.lock", "a/", "*"]) {
+    for (const bad of [
+      "",
+      "-x",
+      "refs/heads/main",
+      "HEAD",
+      "a..b",
+      "a b",
+      "a:b",
+      "x.lock",
+      "a/",
+      "*",
+    ]) {
       expect(() => checkBranchName(bad, "source"), bad).toThrow(
         expect.objectContaining({ code: "invalid_input" }),
       );

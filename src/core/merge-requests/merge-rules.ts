@@ -41,6 +41,7 @@ export function checkBranchName(branch: string, what: string): string {
     branch.endsWith(".") ||
     branch.endsWith(".lock") ||
     branch.startsWith("refs/") ||
+    branch === "HEAD" ||
     branch.includes("..") ||
     branch.includes("//") ||
     branch.includes("@{") ||

@@ -76,7 +76,20 @@ describe("validateBranchName", () => {
     for (const ok of ["main", "trunk", "release/1.0", "feature/x-y_z"]) {
       expect(validateBranchName(ok)).toBe(ok);
     }
-    for (const bad of ["", "-x", "a..b", "a b", "a:b", "x.lock", ".hidden", "a/", "@", "a@{1}"]) {
+    for (const bad of [
+      "",
+      "-x",
+      "a..b",
+      "a b",
+      "a:b",
+      "x.lock",
+      ".hidden",
+      "a/",
+      "@",
+      "a@{1}",
+      "HEAD",
+      "refs/heads/x",
+    ]) {
       expect(refusal(() => validateBranchName(bad)).code).toBe("invalid_input");
     }
   });

@@ -139,7 +139,7 @@ export function accountNameFrom(raw: string): string {
  * Validates a default branch name for a new repository: what `git check-ref-format
  * --branch` accepts, kept to a safe subset (no leading `-`, no `..`, no control characters,
  * spaces or `~^:?*[\`, no `@{`, no part starting with `.` or ending in `.lock`, at most 200
- * characters).
+ * characters), and a branch name, not a ref: not `HEAD`, not starting with `refs/`.
  *
  * @param branch - the branch name (`main`, `release/1.0`).
  * @returns the name.
@@ -157,6 +157,9 @@ export function validateBranchName(branch: string): string {
     branch.includes("//") ||
     branch.includes("@{") ||
     branch === "@" ||
+    // A full ref or HEAD is not a branch name: `refs/heads/x` would make `refs/heads/refs/heads/x`.
+    branch === "HEAD" ||
+    branch.startsWith("refs/") ||
     /[\s\p{Cc}~^:?*[\\]/u.test(branch) ||
     branch.split("/").some((part) => part.startsWith(".") || part.endsWith(".lock"));
   if (!bad) return branch;
