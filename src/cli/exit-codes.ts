@@ -9,7 +9,8 @@ import type { ErrorKind } from "../core/errors/lore-error.js";
  * - `2` invalid input: bad arguments, bad configuration, an invalid entry;
  * - `3` not found: no such entry, file or folder;
  * - `4` conflict: the file already exists;
- * - `5` forbidden, or unauthenticated (no token, or one that is not valid); `6` unavailable (reserved for the server edition);
+ * - `5` forbidden, unauthenticated (no token, or one that is not valid), or a paid address
+ *   the server's edition lacks (`license_required`); `6` unavailable or rate-limited (try later);
  * - `7` `lore check` found *wrong* files (skipped on indexing).
  */
 export const EXIT_CODES = {
@@ -21,6 +22,8 @@ export const EXIT_CODES = {
   forbidden: 5,
   unauthenticated: 5,
   unavailable: 6,
+  rate_limited: 6,
+  license_required: 5,
   check_failed: 7,
 } as const;
 

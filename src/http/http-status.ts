@@ -14,6 +14,8 @@ export const STATUS_OF_KIND: Record<ErrorKind, number> = {
   conflict: 409,
   unavailable: 503,
   internal: 500,
+  rate_limited: 429,
+  license_required: 402,
 };
 
 /**

@@ -149,6 +149,22 @@ export interface ServerStore {
   approveMergeRequest(repoId: number, number: number, userId: number, at: number): Promise<void>;
 
   /** Closes the connection. Idempotent. */
+  // --- rate limits (seed 004: «600 обращений в минуту на токен») -------------------------
+  /**
+   * Takes one call of a rate-limited route for a token in a fixed window, atomically across
+   * every process sharing the store: counted and `true` while fewer than `limit` calls were
+   * taken in that window, else `false` (not counted). Rows of the token and route for
+   * earlier windows are dropped.
+   *
+   * @param slot - `windowStart`: ms since the epoch, a multiple of the window length.
+   */
+  takeRateSlot(slot: {
+    tokenId: number;
+    route: string;
+    windowStart: number;
+    limit: number;
+  }): Promise<boolean>;
+
   close(): Promise<void>;
 }
 

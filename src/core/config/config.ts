@@ -39,6 +39,13 @@ export interface ConfigFile {
      * `auth.toml`. Default: none (local mode).
      */
     url?: string;
+    /**
+     * The server's licence file (seed 004, editions): a signed file naming the edition
+     * (`pro`, `max`); relative to the config file. Default: none (Community).
+     */
+    license?: string;
+    /** Calls of `POST …/knowledge/shown` a token may make per minute; `0` = no limit. Default: `600`. */
+    shown_rate_limit?: number;
   };
   /**
    * Knowledge roots (seed 003): `primary`, `[knowledge.roots]`,
@@ -114,7 +121,7 @@ const KNOWN_CONFIG_KEYS: Record<string, readonly string[]> = {
   wiki: ["shared"],
   projects: ["cache"],
   index: ["database", "repos"],
-  server: ["host", "port", "data", "ssh_port", "url"],
+  server: ["host", "port", "data", "ssh_port", "url", "license", "shown_rate_limit"],
   knowledge: ["primary", "roots", "read_only"],
   "knowledge.read_only": ["id", "path"],
 };
@@ -155,6 +162,8 @@ const schema = z.strictObject({
       data: pathString.optional(),
       ssh_port: z.number().int().min(0).max(65535).optional(),
       url: z.url({ protocol: /^https?$/ }).optional(),
+      license: pathString.optional(),
+      shown_rate_limit: z.number().int().min(0).max(1_000_000).optional(),
     })
     .optional(),
   knowledge: z

@@ -7,7 +7,9 @@ import { fillTemplate, type LocalizedText } from "./localized-text.js";
  * `kind` groups them for those mappings: `invalid_input` (caller's fault, 400 / exit 2),
  * `not_found` (404 / exit 3), `conflict` (409 / exit 4), `forbidden` (403 / exit 5),
  * `unauthenticated` (401 / exit 5: no token, or one that is not valid),
- * `unavailable` (503 / exit 6), `internal` (500 / exit 1).
+ * `unavailable` (503 / exit 6), `internal` (500 / exit 1), `rate_limited` (429 with
+ * `Retry-After` / exit 6), `license_required` (402 / exit 5: the server's edition lacks a paid
+ * address, seed 004 "Интерфейс" — distinct from a permission refusal).
  */
 export const ERROR_CODES = {
   invalid_input: "invalid_input",
@@ -82,6 +84,10 @@ export const ERROR_CODES = {
   mr_not_open: "conflict",
   approvals_required: "forbidden",
   limit_not_found: "not_found",
+  batch_too_large: "invalid_input",
+  rate_limited: "rate_limited",
+  license_required: "license_required",
+  license_invalid: "invalid_input",
   server_not_configured: "invalid_input",
   server_unreachable: "unavailable",
   forge_failed: "internal",
@@ -363,6 +369,22 @@ const MESSAGES: Record<ErrorCode, LocalizedText> = {
   cancelled: {
     en: "the request was cancelled; no further work was started",
     ru: "запрос отменён; дальнейшая работа не начата",
+  },
+  batch_too_large: {
+    en: "a batch holds at most {max} entry ids; this one has {count}",
+    ru: "в пачке не больше {max} идентификаторов записей; в этой — {count}",
+  },
+  rate_limited: {
+    en: "too many calls of {route}: at most {limit} a minute per token; try again in {retry_after} s",
+    ru: "слишком много обращений к {route}: не больше {limit} в минуту на токен; повторите через {retry_after} с",
+  },
+  license_required: {
+    en: "{feature} needs the {edition_needed} edition; this server runs the {edition} edition",
+    ru: "{feature_ru} — в редакции {edition_needed}; этот сервер работает в редакции {edition}",
+  },
+  license_invalid: {
+    en: "the licence file {path} is not valid: {reason}",
+    ru: "файл лицензии {path} недействителен: {reason_ru}",
   },
   internal: { en: "internal error: {reason}", ru: "внутренняя ошибка: {reason}" },
 };

@@ -4,7 +4,7 @@ import { Readable } from "node:stream";
 import type { Context } from "hono";
 import { Hono } from "hono";
 import type { Need, Principal } from "../../core/access/rights.js";
-import { type ErrorKind, isLoreError, LoreError } from "../../core/errors/lore-error.js";
+import { isLoreError, LoreError } from "../../core/errors/lore-error.js";
 import {
   type GitHttpTarget,
   type GitPathRefusal,
@@ -16,6 +16,7 @@ import type { RepoRecord, ServerStore } from "../../ports/server-store.js";
 import { authenticateToken } from "../../services/access/authenticate.js";
 import { authorizeRepo } from "../../services/access/authorize.js";
 import { TOKEN_PREFIX } from "../../services/access/tokens.js";
+import { STATUS_OF_KIND } from "../http-status.js";
 import { readCgiHead, toWebStream } from "./cgi-response.js";
 import { queryHoldsToken, readGitCredential } from "./git-credentials.js";
 
@@ -40,17 +41,6 @@ export interface GitHttpDeps {
   /** Where git's stderr and internal failures go, one line each. Default: nowhere. */
   log?: (line: string) => void;
 }
-
-/** The HTTP status of each error kind (the same mapping as the server's error hook). */
-const STATUS: Record<ErrorKind, number> = {
-  invalid_input: 400,
-  not_found: 404,
-  conflict: 409,
-  forbidden: 403,
-  unauthenticated: 401,
-  unavailable: 503,
-  internal: 500,
-};
 
 /**
  * The bindings of `@hono/node-server` (absent under `app.request()` in tests), and the
@@ -306,7 +296,7 @@ function refusal(c: Context<Bindings>, error: unknown, deps: GitHttpDeps): Respo
   const headers = new Headers({ "Cache-Control": "no-cache" });
   if (lore.kind === "unauthenticated") headers.set("WWW-Authenticate", 'Basic realm="lore"');
   if (lore.code === "server_busy") headers.set("Retry-After", "5");
-  const status = STATUS[lore.kind];
+  const status = STATUS_OF_KIND[lore.kind];
   if ((c.req.header("user-agent") ?? "").startsWith("git/")) {
     headers.set("Content-Type", "text/plain; charset=utf-8");
     return new Response(`${message} [${lore.code}]\n`, { status, headers });

@@ -144,7 +144,26 @@ ALTER TABLE branch_rules ADD COLUMN required_approvals INTEGER NOT NULL DEFAULT 
 `;
 
 /**
+ * Migration 3: fixed-window rate limits per token and route (seed 004 "Интерфейс": the
+ * `shown` call's 600 a minute per token). One row per token and route: the window it counts
+ * and the calls taken in it; the row is reset when a later window begins.
+ */
+export const SERVER_MIGRATION_003 = `
+CREATE TABLE rate_windows (
+  token_id INTEGER NOT NULL,
+  route TEXT NOT NULL,
+  window_start INTEGER NOT NULL,
+  calls INTEGER NOT NULL,
+  PRIMARY KEY (token_id, route)
+) WITHOUT ROWID;
+`;
+
+/**
  * The server database's migrations in order: migration `i` (0-based) brings the schema
  * from version `i` to `i + 1`.
  */
-export const SERVER_MIGRATIONS: readonly Migration[] = [SERVER_MIGRATION_001, SERVER_MIGRATION_002];
+export const SERVER_MIGRATIONS: readonly Migration[] = [
+  SERVER_MIGRATION_001,
+  SERVER_MIGRATION_002,
+  SERVER_MIGRATION_003,
+];

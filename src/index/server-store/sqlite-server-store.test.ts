@@ -53,6 +53,7 @@ describe("SQLite server store", () => {
       "members",
       "merge_requests",
       "mr_approvals",
+      "rate_windows",
       "repos",
       "ssh_keys",
       "tokens",
@@ -427,5 +428,19 @@ describe("SQLite server store: drafts and merge requests", () => {
     expect((await store.listMergeRequests(app.id, { source: "a" })).map((m) => m.source)).toEqual([
       "a",
     ]);
+  });
+
+  it("takes rate slots per token and route up to the limit of a window, then resets in the next", async () => {
+    const take = (tokenId: number, windowStart: number, route = "shown") =>
+      store.takeRateSlot({ tokenId, route, windowStart, limit: 3 });
+    const first = [await take(1, 60_000), await take(1, 60_000), await take(1, 60_000)];
+    expect(first).toEqual([true, true, true]);
+    expect(await take(1, 60_000)).toBe(false);
+    expect(await take(1, 60_000, "read")).toBe(true);
+    expect(await take(2, 60_000)).toBe(true);
+    expect(await take(1, 120_000)).toBe(true);
+    expect(await store.takeRateSlot({ tokenId: 3, route: "shown", windowStart: 0, limit: 0 })).toBe(
+      false,
+    );
   });
 });

@@ -813,6 +813,28 @@ class SqliteServerStore implements ServerStore {
     };
   }
 
+  takeRateSlot(slot: {
+    tokenId: number;
+    route: string;
+    windowStart: number;
+    limit: number;
+  }): Promise<boolean> {
+    return guarded(this.file, () => {
+      if (slot.limit < 1) return false;
+      // One statement, so two processes can never both take the last call of a window:
+      // a later window resets the row, a full one is left as it is (no row returned).
+      const row = this.stmt(
+        `INSERT INTO rate_windows (token_id, route, window_start, calls) VALUES (?, ?, ?, 1)
+         ON CONFLICT (token_id, route) DO UPDATE SET
+           calls = CASE WHEN window_start < excluded.window_start THEN 1 ELSE calls + 1 END,
+           window_start = max(window_start, excluded.window_start)
+         WHERE window_start < excluded.window_start OR calls < ?
+         RETURNING calls`,
+      ).get(slot.tokenId, slot.route, slot.windowStart, slot.limit);
+      return row !== undefined;
+    });
+  }
+
   close(): Promise<void> {
     if (!this.closed) {
       this.closed = true;
