@@ -13,6 +13,7 @@
 import { bareMergeGit } from "../adapters/git-cli/merge-git.js";
 import type { Principal } from "../core/access/rights.js";
 import { draftSourceOf } from "../core/drafts/draft.js";
+import type { Edition } from "../core/editions/edition.js";
 import { isLoreError, LoreError } from "../core/errors/lore-error.js";
 import { rootOfRepo, rootRepoName } from "../core/roots/root-repo-name.js";
 import { resolveRoot } from "../core/roots/root-resolution.js";
@@ -68,6 +69,10 @@ export interface ServerApiDeps {
   openMergeRequest?: OpenMachineMergeRequest;
   /** Writes a line to the server's log (a failed parse after a merge). Default: none. */
   log?: (line: string) => void;
+  /** The server's edition (from `[server] license`, seed 004 editions). Default `community`. */
+  edition?: Edition;
+  /** Calls of `POST …/knowledge/shown` per token per minute (`[server] shown_rate_limit`); 0 = none. Default 600. */
+  shownRateLimit?: number;
 }
 
 /** The refusal of a root tool to a caller who is not a site admin. */

@@ -13,6 +13,22 @@ export const EDITIONS = ["community", "pro", "max"] as const;
 /** One edition. */
 export type Edition = (typeof EDITIONS)[number];
 
+/**
+ * The edition a server (or the local CLI) runs and why, as `GET /healthz` reports it under
+ * `license` (`main/load-licence.ts` makes it from `[server] license`).
+ */
+export interface LicenceState {
+  edition: Edition;
+  /** Whom the licence names; absent without a licence. */
+  licensee?: string;
+  /** When the licence ends (ISO 8601 date); absent = never, or no licence. */
+  expires?: string;
+  /** The licence has expired: `edition` is `community` again. */
+  expired?: true;
+  /** The licence is signed by a key of `LORE_LICENSE_PUBLIC_KEY`, not by a built-in one. */
+  test?: true;
+}
+
 /** A paid feature: what it is called in a refusal and the lowest edition that has it. */
 export interface PaidFeature {
   /** Stable name, e.g. `stats_team`. */
