@@ -5,6 +5,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { requestTooLarge } from "../mcp/request-too-large.js";
+import { readBoundedBody } from "./bounded-body.js";
 import type { HttpEnv } from "./server-api.js";
 
 /**
@@ -15,24 +16,6 @@ export const MAX_API_BODY_BYTES = 1024 * 1024;
 
 /** How much of a refused streamed body is read and dropped so the connection stays usable, bytes. */
 const DISCARD_BYTES = 16 * 1024 * 1024;
-
-/**
- * Reads and drops the rest of a refused body (nothing is kept) up to {@link DISCARD_BYTES},
- * then lets the reader go: a body read to its end leaves the connection usable for the
- * client's next request; a longer one is cut when the server closes the connection.
- */
-async function discardRest(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  read: number,
-): Promise<void> {
-  let bytes = read;
-  while (bytes < DISCARD_BYTES) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    bytes += value.byteLength;
-  }
-  reader.releaseLock();
-}
 
 /**
  * A middleware that refuses a body over `max` bytes with 413 `request_too_large` (thrown for
@@ -46,28 +29,14 @@ async function discardRest(
  */
 export function apiBodyLimit(max = MAX_API_BODY_BYTES): MiddlewareHandler<HttpEnv> {
   return async (c, next) => {
-    const stream = c.req.raw.body;
-    if (stream === null) return next();
-    const declared = Number(c.req.header("content-length"));
-    // A declared body too large to drop is refused before anything is read.
-    if (Number.isFinite(declared) && declared > DISCARD_BYTES) {
-      throw requestTooLarge(max, declared, "api");
-    }
-    const reader = stream.getReader();
-    const chunks: Uint8Array[] = [];
-    let bytes = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      bytes += value.byteLength;
-      if (bytes > max) {
-        chunks.length = 0;
-        await discardRest(reader, bytes);
-        throw requestTooLarge(max, Number.isFinite(declared) ? declared : undefined, "api");
-      }
-      chunks.push(value);
-    }
-    c.req.raw = new Request(c.req.raw, { body: Buffer.concat(chunks) });
+    if (c.req.raw.body === null) return next();
+    const body = await readBoundedBody(c.req.raw, {
+      max,
+      refuseDeclaredAbove: DISCARD_BYTES,
+      discardUpTo: DISCARD_BYTES,
+    });
+    if ("tooLarge" in body) throw requestTooLarge(max, body.size, "api");
+    c.req.raw = new Request(c.req.raw, { body: body.bytes });
     return next();
   };
 }

@@ -6,7 +6,7 @@
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { Context, Hono } from "hono";
+import type { Hono } from "hono";
 import type { Principal } from "../core/access/rights.js";
 import type { Lang } from "../core/errors/localized-text.js";
 import {
@@ -14,6 +14,7 @@ import {
   requestTooLarge,
   requestTooLargeResponse,
 } from "../mcp/request-too-large.js";
+import { readBoundedBody } from "./bounded-body.js";
 import { langOf } from "./error-hook.js";
 import type { HttpEnv } from "./server-api.js";
 
@@ -25,38 +26,6 @@ export interface McpRouteOptions {
   maxBodyBytes?: number;
   /** Writes a line to the server's log. */
   log: (line: string) => void;
-}
-
-/** A request body read within the limit, or how far it went over. */
-type ReadBody = { text: string } | { tooLarge: true; size?: number };
-
-/**
- * Reads a request body up to `max` bytes. A `Content-Length` over the limit is refused
- * before anything is read (its size is known); a body without one is kept until it passes
- * the limit (its size is then not known). Never holds more than `max` bytes; the rest of a
- * refused body is left unread (`@hono/node-server` drains it after the answer, so a client
- * still sending sees the 413, not EPIPE).
- */
-async function readBody(c: Context<HttpEnv>, max: number): Promise<ReadBody> {
-  const declared = Number(c.req.header("content-length"));
-  if (Number.isFinite(declared) && declared > max) return { tooLarge: true, size: declared };
-  const stream = c.req.raw.body;
-  if (stream === null) return { text: "" };
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let bytes = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    bytes += value.byteLength;
-    if (bytes > max) {
-      chunks.length = 0;
-      reader.releaseLock();
-      return { tooLarge: true };
-    }
-    chunks.push(value);
-  }
-  return { text: Buffer.concat(chunks).toString("utf8") };
 }
 
 function jsonRpcError(status: number, code: number, message: string): Response {
@@ -91,7 +60,9 @@ export function registerMcpRoute(app: Hono<HttpEnv>, options: McpRouteOptions): 
     const lang = langOf(c);
     // The body is read here, not by the SDK, so that one over the limit gets Lore's
     // refusal (the SDK answers a plain 413) and a line in the log.
-    const body = await readBody(c, max);
+    // The rest of a refused body is left unread: `@hono/node-server` drains it after the
+    // answer, so a client still sending sees the 413, not EPIPE.
+    const body = await readBoundedBody(c.req.raw, { max });
     if ("tooLarge" in body) {
       const refusal = requestTooLarge(max, body.size);
       options.log(`lore: ${refusal.text[lang]} (request_too_large)`);
@@ -99,7 +70,7 @@ export function registerMcpRoute(app: Hono<HttpEnv>, options: McpRouteOptions): 
     }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(body.text);
+      parsed = JSON.parse(body.bytes.toString("utf8"));
     } catch {
       return jsonRpcError(400, -32700, "Parse error: Invalid JSON");
     }

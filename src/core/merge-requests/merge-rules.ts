@@ -6,13 +6,12 @@
  */
 import { LoreError } from "../errors/lore-error.js";
 import { matchBranchPattern } from "../push/branch-protection.js";
+import { BRANCH_NAME_MAX, isBranchName } from "../repos/repo-name.js";
 
 /** Longest title, characters. */
 export const MR_TITLE_MAX = 200;
 /** Longest body, bytes (UTF-8): the limit of one entry file. */
 export const MR_BODY_MAX_BYTES = 64 * 1024;
-/** Longest branch name, characters. */
-export const BRANCH_NAME_MAX = 200;
 
 function refuse(en: string, ru: string): never {
   throw new LoreError("invalid_input", { reason: en, reason_ru: ru });
@@ -34,20 +33,7 @@ export function checkBranchName(branch: string, what: string): string {
       `${what}: нужно имя ветки от 1 до ${BRANCH_NAME_MAX} символов`,
     );
   }
-  if (
-    branch.startsWith("-") ||
-    branch.startsWith("/") ||
-    branch.endsWith("/") ||
-    branch.endsWith(".") ||
-    branch.endsWith(".lock") ||
-    branch.startsWith("refs/") ||
-    branch === "HEAD" ||
-    branch.includes("..") ||
-    branch.includes("//") ||
-    branch.includes("@{") ||
-    branch === "@" ||
-    /[\s\p{Cc}~^:\\[*?]/u.test(branch)
-  ) {
+  if (!isBranchName(branch)) {
     refuse(
       `${what}: ${JSON.stringify(branch.slice(0, 80))} is not a branch name (give it without refs/heads/; no “..”, spaces or ~^:?*[\\)`,
       `${what}: ${JSON.stringify(branch.slice(0, 80))} — не имя ветки (без refs/heads/; нельзя «..», пробелы и ~^:?*[\\)`,

@@ -146,9 +146,27 @@ export function accountNameFrom(raw: string): string {
  * @throws LoreError `invalid_input` with the reason.
  */
 export function validateBranchName(branch: string): string {
-  const bad =
+  if (isBranchName(branch)) return branch;
+  throw new LoreError("invalid_input", {
+    reason: `${quoteName(branch)} is not a branch name git accepts`,
+    reason_ru: `${quoteName(branch)} — не имя ветки, которое примет git`,
+  });
+}
+
+/** The longest branch name Lore accepts, characters. */
+export const BRANCH_NAME_MAX = 200;
+
+/**
+ * Whether a name is a branch name Lore accepts: the safe subset of `git check-ref-format
+ * --branch` that {@link validateBranchName} describes (the one rule for a new repository's
+ * default branch, a draft's branch, a delivery's and a merge request's branches). Pure.
+ *
+ * @param branch - the name as given (no trimming).
+ */
+export function isBranchName(branch: string): boolean {
+  return !(
     branch.length === 0 ||
-    branch.length > 200 ||
+    branch.length > BRANCH_NAME_MAX ||
     branch.startsWith("-") ||
     branch.startsWith("/") ||
     branch.endsWith("/") ||
@@ -161,12 +179,8 @@ export function validateBranchName(branch: string): string {
     branch === "HEAD" ||
     branch.startsWith("refs/") ||
     /[\s\p{Cc}~^:?*[\\]/u.test(branch) ||
-    branch.split("/").some((part) => part.startsWith(".") || part.endsWith(".lock"));
-  if (!bad) return branch;
-  throw new LoreError("invalid_input", {
-    reason: `${quoteName(branch)} is not a branch name git accepts`,
-    reason_ru: `${quoteName(branch)} — не имя ветки, которое примет git`,
-  });
+    branch.split("/").some((part) => part.startsWith(".") || part.endsWith(".lock"))
+  );
 }
 
 /** A name quoted for a message, shortened and with control characters escaped. */
