@@ -135,10 +135,19 @@ export class Counters {
    * @param user - whose counts.
    * @param entryIds - one count each (a repeated id counts each time).
    * @param now - when, ms since the epoch.
+   * @param options - `wait: false` tries once without waiting out the busy timeout
+   *   (`SQLITE_BUSY` at once while another connection writes: a caller on the event loop
+   *   waits asynchronously instead, see `services/stats/record-counts.ts`).
    * @throws the SQLite error of the write (e.g. `SQLITE_BUSY` past the busy timeout):
    *   nothing of it is written; the queued counts stay queued.
    */
-  record(kind: "shown" | "read", user: string, entryIds: readonly string[], now: number): void {
+  record(
+    kind: "shown" | "read",
+    user: string,
+    entryIds: readonly string[],
+    now: number,
+    options: { wait?: boolean } = {},
+  ): void {
     if (this.#timer !== undefined) {
       clearTimeout(this.#timer);
       this.#timer = undefined;
@@ -152,6 +161,7 @@ export class Counters {
     };
     try {
       if (this.#db.inTransaction) write();
+      else if (options.wait === false) this.#writeNow(write);
       else this.#db.transaction(write).immediate();
     } catch (error) {
       this.#pending = batch.concat(this.#pending).slice(0, MAX_PENDING);
