@@ -640,6 +640,11 @@ export class EntryIndex {
     }
   }
 
+  /** True while a transaction of this connection is open (e.g. a refresh awaiting git in one). */
+  get writing(): boolean {
+    return this.#db.inTransaction;
+  }
+
   /** Commits the transaction of {@link tryBeginWrite}. */
   commitWrite(): void {
     this.#db.exec("COMMIT");

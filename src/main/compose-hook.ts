@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { PushGitRepo } from "../adapters/git-cli/push-git-repo.js";
 import type { Lang } from "../core/errors/localized-text.js";
 import { isLoreError } from "../core/errors/lore-error.js";
-import { hookReadEnvironment } from "../core/push/hook-environment.js";
+import { hookReadEnvironment, INDEXED_BY_SERVER_ENV } from "../core/push/hook-environment.js";
 import {
   type HookScriptOptions,
   type LoreHook,
@@ -199,6 +199,8 @@ export async function runHook(run: HookRun): Promise<HookOutcome> {
       }
       return { exitCode: 0, lines };
     }
+    // Under `lore serve` the server indexes the push itself (see INDEXED_BY_SERVER_ENV).
+    if (run.env[INDEXED_BY_SERVER_ENV] === "1") return { exitCode: 0, lines };
     let index: EntryIndex | undefined;
     try {
       mkdirSync(dirname(run.database), { recursive: true });

@@ -16,6 +16,7 @@ import {
 import { SCOPES } from "../core/access/rights.js";
 import type { Lang } from "../core/errors/localized-text.js";
 import { LoreError } from "../core/errors/lore-error.js";
+import { INDEXED_BY_SERVER_ENV } from "../core/push/hook-environment.js";
 import { accountNameFrom } from "../core/repos/repo-name.js";
 import { createHttpApp } from "../http/create-http-app.js";
 import { gitHttpRoutes } from "../http/git/git-http-routes.js";
@@ -24,7 +25,7 @@ import type { HttpEnv } from "../http/server-api.js";
 import { openIndex } from "../index/entry-index.js";
 import { createMcpServer } from "../mcp/create-mcp-server.js";
 import type { ToolNameStyle } from "../mcp/tool-names.js";
-import type { ServerStore } from "../ports/server-store.js";
+import type { RepoRecord, ServerStore } from "../ports/server-store.js";
 import { bareRepoPath } from "../services/access/hosted-repos.js";
 import { createToken } from "../services/access/tokens.js";
 import { addUser } from "../services/access/users.js";
@@ -118,14 +119,22 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
     const first = (await store.countUsers()) === 0;
     const ownerToken = first ? await createOwner(store, dataDir, lore.settings.user) : undefined;
     // Both transports share one bound on git processes.
-    const git = createGitServices();
+    // The server indexes every push it serves itself (one writer of the index).
+    const git = createGitServices({ env: { [INDEXED_BY_SERVER_ENV]: "1" } });
     let indexing = true;
     const local = lore.port(Promise.resolve(), { remote: true });
+    const freshen = options.freshen ?? indexHostedRepo(writer ?? lore.entryIndex, lang);
+    const afterPush = (repo: RepoRecord) =>
+      freshen({
+        fullName: repo.fullName,
+        dir: bareRepoPath(dataDir, repo.fullName),
+        defaultBranch: repo.defaultBranch,
+      });
     const api = createServerApi({
       store,
       index: lore.entryIndex,
       dataDir,
-      freshen: options.freshen ?? indexHostedRepo(writer ?? lore.entryIndex, lang),
+      freshen,
       readFile: async (dir, ref, path) =>
         (await import("../adapters/git-cli/read-file-at.js")).readFileAt(dir, ref, path),
       local: {
@@ -158,7 +167,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
         }),
       extraRoutes: (on) => {
         options.extraRoutes?.(on, { store, dataDir });
-        on.route("/", gitHttpRoutes({ store, dataDir, git, log }));
+        on.route("/", gitHttpRoutes({ store, dataDir, git, log, afterPush }));
       },
     });
     await recheckHooks(store, dataDir, lore, log);
@@ -175,6 +184,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
         port: options.sshPort ?? 0,
         git,
         log,
+        afterPush,
       }).catch((error: unknown) => {
         throw listenError(error, options.host, options.sshPort ?? 0);
       });

@@ -13,6 +13,7 @@ import type { RepoRecord, ServerStore } from "../ports/server-store.js";
 import { authorizeRepo } from "../services/access/authorize.js";
 import { bareRepoPath } from "../services/access/hosted-repos.js";
 import { fingerprintOf, principalForKey } from "../services/access/ssh-keys.js";
+import { indexAfterPush } from "../services/push/index-after-push.js";
 import { loadOrCreateHostKey } from "./host-key.js";
 
 /** What the SSH server needs. */
@@ -34,6 +35,8 @@ export interface SshServerDeps {
   log?: (line: string) => void;
   /** Time a connection may take to authenticate, ms. Default 30 000. */
   authTimeoutMs?: number;
+  /** As `GitHttpDeps.afterPush`: the index upkeep after a clean push, before the exit status. */
+  afterPush?: (repo: RepoRecord) => Promise<void>;
 }
 
 /** A running SSH server. */
@@ -255,6 +258,9 @@ async function runExec(
   git.stdout.pipe(channel, { end: false });
   git.stderr.pipe(channel.stderr, { end: false });
   const end = await git.done;
+  if (!end.timedOut && end.code === 0 && wanted.service === "git-receive-pack") {
+    await indexAfterPush(deps, repo);
+  }
   try {
     if (end.timedOut) {
       const error = new LoreError("git_failed", {

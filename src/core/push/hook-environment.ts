@@ -71,3 +71,12 @@ export function withoutRepositoryLocation(
   }
   return out;
 }
+
+/**
+ * Set by `lore serve` in the environment of the git processes it runs (and so of their
+ * hooks): the server brings the index up to a push itself, in its own process, once
+ * `receive-pack` has ended, so `post-receive` leaves the index alone. One writer of the
+ * index while the server runs: a hook process taking the index's write lock would contend
+ * with the server's own writes (counts, drafts) and could wait behind them for long.
+ */
+export const INDEXED_BY_SERVER_ENV = "LORE_INDEXED_BY_SERVER";

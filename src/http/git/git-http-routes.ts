@@ -16,6 +16,7 @@ import type { RepoRecord, ServerStore } from "../../ports/server-store.js";
 import { authenticateToken } from "../../services/access/authenticate.js";
 import { authorizeRepo } from "../../services/access/authorize.js";
 import { TOKEN_PREFIX } from "../../services/access/tokens.js";
+import { indexAfterPush } from "../../services/push/index-after-push.js";
 import { STATUS_OF_KIND } from "../http-status.js";
 import { readCgiHead, toWebStream } from "./cgi-response.js";
 import { queryHoldsToken, readGitCredential } from "./git-credentials.js";
@@ -40,6 +41,13 @@ export interface GitHttpDeps {
   authorize?: (principal: Principal, fullName: string, need: Need) => Promise<RepoRecord>;
   /** Where git's stderr and internal failures go, one line each. Default: nowhere. */
   log?: (line: string) => void;
+  /**
+   * Runs after a push (`git-receive-pack`) that git ended cleanly, before the answer's last
+   * byte: the server brings the repository's index up to it (see `INDEXED_BY_SERVER_ENV`),
+   * so the pusher's `git push` returns with the push indexed. Its failure is logged, never
+   * the push's. Default: none.
+   */
+  afterPush?: (repo: RepoRecord) => Promise<void>;
 }
 
 /**
@@ -183,7 +191,14 @@ async function runBackend(
         git.stdout,
         () => git.kill(),
         // Killed at the time limit: fail the answer, so the client sees a cut transfer.
-        () => git.done.then((end) => !end.timedOut && end.signal === null),
+        () =>
+          git.done.then(async (end) => {
+            const clean = !end.timedOut && end.signal === null;
+            if (clean && end.code === 0 && target.service === "git-receive-pack") {
+              await indexAfterPush(deps, repo);
+            }
+            return clean;
+          }),
       ),
       { status: head.status, headers },
     );

@@ -8,6 +8,7 @@ import {
 import { LoreError } from "../../core/errors/lore-error.js";
 import type { EntryIndex } from "../../index/entry-index.js";
 import { gitBlobSha } from "../indexing/index-folder.js";
+import { writeWhenFree } from "../indexing/write-when-free.js";
 import { mintEntryId } from "../knowledge/mint-entry-id.js";
 
 /** What {@link writeDraft} needs. */
@@ -37,7 +38,9 @@ export interface DraftDeps {
  * database's write lock from the count to the commit, so two writers at the limit — in
  * one process (better-sqlite3 is synchronous: the transaction runs to its end before
  * another starts) or in two processes on one index file (the second waits for the lock,
- * then counts the first's draft) — never both pass.
+ * then counts the first's draft) — never both pass. The lock is waited for on the event
+ * loop (`writeWhenFree`), never in SQLite's busy handler: a heal of the same server holding
+ * it across its git reads must be able to finish meanwhile.
  *
  * @param deps - see {@link DraftDeps}.
  * @param args - `repo`: the repository's index name (`owner/name` hosted, the identity of
@@ -65,7 +68,7 @@ export async function writeDraft(
     size: built.size,
     text: built.text,
   };
-  index.transaction(() => {
+  await writeWhenFree(index, () => {
     for (const source of [args.repo, draftSourceOf(args.repo)]) {
       const owner = index.idOwners(source, [draft.id]).get(draft.id);
       if (owner !== undefined) {
