@@ -48,6 +48,19 @@ afterEach(async () => {
   hosted = undefined;
 });
 
+describe("one writer of the index under lore serve", () => {
+  it("post-receive leaves the index alone when the server says it indexes the push itself", async () => {
+    hosted = await makeHostedPush({ [`${K}/a.md`]: entry(ID_A, "Deploy on Tuesdays.") });
+    const pushed = await hosted.push(["main"], { LORE_INDEXED_BY_SERVER: "1" });
+    expect(pushed.exitCode).toBe(0);
+    // The parse still reports (pre-receive), but nothing was indexed by the hook.
+    expect(recordedCommit(hosted)).toBeUndefined();
+    await hosted.work.commit({ [`${K}/b.md`]: entry(ID_B, "Roll back with helm.") });
+    expect((await hosted.push(["main"])).exitCode).toBe(0);
+    expect([...storedFiles(hosted).keys()].sort()).toEqual([`${K}/a.md`, `${K}/b.md`]);
+  });
+});
+
 describe("self-healing", () => {
   it("a force push the hook did not index heals on the next read (incremental, then full once the old commit is gone)", async () => {
     hosted = await makeHostedPush({

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openIndex } from "../../src/index/entry-index.js";
 import { entry, ID_A, ID_C, K, ON_PATH } from "../helpers/push-entries.js";
 import { freePort, runGitClient } from "./git-client.js";
 import type { LoreRun } from "./run-lore.js";
@@ -129,6 +130,15 @@ describe("lore serve: git over HTTP and SSH, parse on push, the index read back"
       `${K}/b-mechanism.md:3:1: mechanism “on_path” is not known to this version; the entry is unreachable until it is (contract[0].mechanism) [unknown_mechanism]`,
       "1 entry needs mechanism “on_path”, which this version does not know",
     ]);
+    // The server indexed the push before git's answer ended: the index file holds the new
+    // head at once, read directly (a read over the API would heal it first).
+    const head = (await runGitClient(["rev-parse", "HEAD"], work, gitEnv)).stdout.trim();
+    const index = openIndex(home.env.LORE_DB ?? "");
+    try {
+      expect(index.repository("acme/app")?.commit).toBe(head);
+    } finally {
+      index.close();
+    }
     expect(await indexedPaths(annaToken)).toEqual([`${K}/a-typo.md`, `${K}/b-mechanism.md`]);
     // boris reads the repository too; the knowledge is the same for him.
     expect(await indexedPaths(borisToken)).toEqual([`${K}/a-typo.md`, `${K}/b-mechanism.md`]);
