@@ -52,6 +52,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./commands/get.js")).getCommand,
   },
   {
+    name: "stats",
+    summary: "shown/read counters of the entries and the dead-memory report (me, team, dead)",
+    load: async () => (await import("./commands/stats.js")).statsCommand,
+  },
+  {
     name: "repos",
     summary: "list the indexed repositories: path, identity, commit, entries, last indexed",
     load: async () => (await import("./commands/repos.js")).reposCommand,
