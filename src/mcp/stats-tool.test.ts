@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -11,6 +11,7 @@ import {
   UNREACHABLE_ID,
 } from "../../test/e2e/fixture-entries.js";
 import { makeRepo, type TestRepo } from "../../test/helpers/make-repo.js";
+import { makeLicenceKeyPair, signLicence } from "../core/editions/licence.js";
 import { composeLore, type Lore } from "../main/compose.js";
 import { localStats } from "../main/local-stats.js";
 import { createMcpServer, type McpServerOptions } from "./create-mcp-server.js";
@@ -130,7 +131,10 @@ describe("knowledge_stats (local)", () => {
       });
       expect(hits.isError).toBeFalsy();
     }
-    const opened = await client.callTool({ name: "knowledge_open", arguments: { id: MIGRATION_ID } });
+    const opened = await client.callTool({
+      name: "knowledge_open",
+      arguments: { id: MIGRATION_ID },
+    });
     expect(opened.isError).toBeFalsy();
     // A client that marks shown itself: this recall counts nothing.
     const quiet = await client.callTool({
@@ -195,4 +199,98 @@ describe("knowledge_stats (local)", () => {
   });
 });
 
-export { ROLLBACK_ID, UNREACHABLE_ID };
+describe("knowledge_stats (local) with a Pro licence", () => {
+  let pro: Lore;
+  let proTmp: string;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    proTmp = mkdtempSync(join(tmpdir(), "lore-stats-pro-"));
+    const keys = makeLicenceKeyPair();
+    const licence = signLicence(
+      {
+        lore_license: 1,
+        edition: "pro",
+        licensee: "Stats test",
+        issued: "2026-01-01",
+        expires: null,
+      },
+      keys.privatePem,
+    );
+    const file = join(proTmp, "licence.json");
+    writeFileSync(file, JSON.stringify(licence));
+    env = { LORE_LICENSE_PUBLIC_KEY: keys.publicPem };
+    pro = await composeLore({
+      configPath: null,
+      user: "tester",
+      lang: "en",
+      database: join(proTmp, "index.db"),
+      repos: [repo.dir],
+      server: {
+        host: "127.0.0.1",
+        port: 0,
+        data: join(proTmp, "server"),
+        sshPort: 0,
+        license: file,
+      },
+    });
+    await pro.indexAll([repo.dir]);
+  });
+
+  afterAll(async () => {
+    await pro.close();
+    rmSync(proTmp, { recursive: true, force: true });
+  });
+
+  async function proClient(): Promise<Client> {
+    const port = Object.assign(pro.port(), { stats: localStats(pro, { cwd: repo.dir, env }) });
+    const server = createMcpServer(port);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: "test", version: "1.0.0" });
+    await client.connect(clientSide);
+    return client;
+  }
+
+  it("team: one row per entry of the repository, everyone's counts, zeros for one never shown", async () => {
+    const client = await proClient();
+    await client.callTool({ name: "knowledge_recall", arguments: { query: "откат релиза" } });
+    const team = await stats(client, { kind: "team" });
+    expect(team.partial).toBeUndefined();
+    expect(team.items.map((r) => [r.id, r.shown, r.read])).toEqual([
+      [ROLLBACK_ID, 1, 0],
+      [MIGRATION_ID, 0, 0],
+      [UNREACHABLE_ID, 0, 0],
+    ]);
+    expect(team.items[1]).toMatchObject({ last_shown_at: null, last_read_at: null });
+    await client.close();
+  });
+
+  it("dead: each ailment with the thresholds applied and echoed", async () => {
+    const client = await proClient();
+    const result = await client.callTool({
+      name: "knowledge_stats",
+      arguments: { kind: "dead", min_shown: 1, min_age_days: 0 },
+    });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const dead = result.structuredContent as {
+      items: (Row & { ailment: string; unmet_mechanisms?: string[]; age_days: number })[];
+      min_shown: number;
+      min_age_days: number;
+    };
+    expect(dead.min_shown).toBe(1);
+    expect(dead.min_age_days).toBe(0);
+    const byId = new Map(dead.items.map((r) => [r.id, r]));
+    expect(byId.get(UNREACHABLE_ID)).toMatchObject({
+      ailment: "unreachable",
+      unmet_mechanisms: ["on_path"],
+    });
+    expect(byId.get(ROLLBACK_ID)).toMatchObject({ ailment: "shown_not_read", shown: 1, read: 0 });
+    expect(byId.get(MIGRATION_ID)).toMatchObject({ ailment: "never_shown", age_days: 0 });
+    // The defaults: 10 showings, 30 days — nothing here is that old or that often shown.
+    const defaults = await stats(client, { kind: "dead" });
+    expect(defaults).toMatchObject({ min_shown: 10, min_age_days: 30 });
+    expect(defaults.items.map((r) => r.id)).toEqual([UNREACHABLE_ID]);
+    await client.close();
+  });
+});
