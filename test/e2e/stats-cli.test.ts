@@ -1,4 +1,7 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeLicenceKeyPair, signLicence } from "../../src/core/editions/licence.js";
 import { makeRepo, type TestRepo } from "../helpers/make-repo.js";
 import { knowledgeFiles, MIGRATION_ID, ROLLBACK_ID, UNREACHABLE_ID } from "./fixture-entries.js";
 import { isolatedEnv, type LoreRun, runLore } from "./run-lore.js";
@@ -110,4 +113,48 @@ describe("lore stats (local)", () => {
   });
 });
 
-export { ROLLBACK_ID, UNREACHABLE_ID };
+describe("lore stats (local) with a Pro licence in [server] license", () => {
+  it("team: every entry with everyone's counts, zeros for one never shown; dead: each ailment", async () => {
+    const keys = makeLicenceKeyPair();
+    const licence = join(home.dir, "pro.json");
+    writeFileSync(
+      licence,
+      JSON.stringify(
+        signLicence(
+          { lore_license: 1, edition: "pro", licensee: "CLI", issued: "2026-01-01", expires: null },
+          keys.privatePem,
+        ),
+      ),
+    );
+    const config = join(home.dir, "pro.toml");
+    // Relative to the configuration file, like [server] data.
+    writeFileSync(config, '[server]\nlicense = "pro.json"\n');
+    const env = { LORE_CONFIG: config, LORE_LICENSE_PUBLIC_KEY: keys.publicPem };
+    await ok(["recall", "--tool", "run_migration"], { ...env, LORE_USER: "olga" });
+    const team = JSON.parse((await ok(["stats", "team", "--json"], env)).stdout);
+    expect(team.partial).toBeUndefined();
+    expect(
+      team.items.map((r: { id: string; shown: number; read: number }) => [r.id, r.shown, r.read]),
+    ).toEqual([
+      [ROLLBACK_ID, 0, 0],
+      [MIGRATION_ID, 3, 1],
+      [UNREACHABLE_ID, 0, 0],
+    ]);
+    const dead = await ok(["stats", "dead", "--min-age-days", "0", "--min-shown", "3"], env);
+    const lines = dead.stdout.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/^ENTRY +SUMMARY +SHOWN +READ +LAST SHOWN +AILMENT$/);
+    expect(lines.find((l) => l.includes("pre-receive.md"))).toMatch(
+      / +never +unreachable \(on_path\)$/,
+    );
+    expect(lines.find((l) => l.includes("deploy-rollback.md"))).toMatch(/ +never +never_shown$/);
+    // migrations.md was read: not dead.
+    expect(lines.some((l) => l.includes("migrations.md"))).toBe(false);
+    expect(lines.at(-1)).toBe("thresholds: min_shown 3, min_age_days 0");
+    // A licence signed by an unknown key: license_invalid, exit 2.
+    const wrong = await lore(["stats", "team"], { LORE_CONFIG: config });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/\[license_invalid\]\n$/);
+    // me does not read the licence.
+    expect((await lore(["stats", "me"], { LORE_CONFIG: config })).code).toBe(0);
+  });
+});
