@@ -15,7 +15,7 @@ import { DEFAULT_MIN_AGE_DAYS, DEFAULT_MIN_SHOWN } from "../core/stats/usage-sta
 import type { StatsAnswer, StatsArgs } from "../mcp/knowledge-port.js";
 import { reportDead, reportMe, reportTeam } from "../services/stats/usage-reports.js";
 import type { Lore } from "./compose.js";
-import { loadLicence } from "./load-licence.js";
+import { licenceWarning, loadLicence } from "./load-licence.js";
 
 /** What {@link localStats} needs besides Lore. */
 export interface LocalStatsOptions {
@@ -48,14 +48,11 @@ export function localStats(
   let edition: Promise<Edition> | undefined;
   // Read once per process, at the first paid call: `me` works with a broken licence file.
   const editionOf = (): Promise<Edition> => {
-    edition ??= loadLicence(lore.settings.server.license, options.env).then((state) => {
-      if (state.expired === true) {
-        options.log?.(
-          lore.settings.lang === "ru"
-            ? `lore: срок лицензии (${lore.settings.server.license}) истёк ${state.expires}; редакция Community`
-            : `lore: the licence (${lore.settings.server.license}) expired on ${state.expires}; edition Community`,
-        );
-      }
+    const path = lore.settings.server.license;
+    edition ??= loadLicence(path, options.env).then((state) => {
+      const warning =
+        path === undefined ? undefined : licenceWarning(state, path, lore.settings.lang);
+      if (warning !== undefined) options.log?.(warning);
       return state.edition;
     });
     return edition;

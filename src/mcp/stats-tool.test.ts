@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -11,7 +11,7 @@ import {
   UNREACHABLE_ID,
 } from "../../test/e2e/fixture-entries.js";
 import { makeRepo, type TestRepo } from "../../test/helpers/make-repo.js";
-import { makeLicenceKeyPair, signLicence } from "../core/editions/licence.js";
+import { makeTestLicenceKey } from "../../test/helpers/test-licence.js";
 import { composeLore, type Lore } from "../main/compose.js";
 import { localStats } from "../main/local-stats.js";
 import { createMcpServer, type McpServerOptions } from "./create-mcp-server.js";
@@ -206,20 +206,9 @@ describe("knowledge_stats (local) with a Pro licence", () => {
 
   beforeAll(async () => {
     proTmp = mkdtempSync(join(tmpdir(), "lore-stats-pro-"));
-    const keys = makeLicenceKeyPair();
-    const licence = signLicence(
-      {
-        lore_license: 1,
-        edition: "pro",
-        licensee: "Stats test",
-        issued: "2026-01-01",
-        expires: null,
-      },
-      keys.privatePem,
-    );
-    const file = join(proTmp, "licence.json");
-    writeFileSync(file, JSON.stringify(licence));
-    env = { LORE_LICENSE_PUBLIC_KEY: keys.publicPem };
+    const key = makeTestLicenceKey();
+    const file = key.write({ edition: "pro" });
+    env = key.env;
     pro = await composeLore({
       configPath: null,
       user: "tester",

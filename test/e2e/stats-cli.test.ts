@@ -1,8 +1,8 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeLicenceKeyPair, signLicence } from "../../src/core/editions/licence.js";
 import { makeRepo, type TestRepo } from "../helpers/make-repo.js";
+import { makeTestLicenceKey } from "../helpers/test-licence.js";
 import { knowledgeFiles, MIGRATION_ID, ROLLBACK_ID, UNREACHABLE_ID } from "./fixture-entries.js";
 import { isolatedEnv, type LoreRun, runLore } from "./run-lore.js";
 
@@ -115,21 +115,12 @@ describe("lore stats (local)", () => {
 
 describe("lore stats (local) with a Pro licence in [server] license", () => {
   it("team: every entry with everyone's counts, zeros for one never shown; dead: each ailment", async () => {
-    const keys = makeLicenceKeyPair();
-    const licence = join(home.dir, "pro.json");
-    writeFileSync(
-      licence,
-      JSON.stringify(
-        signLicence(
-          { lore_license: 1, edition: "pro", licensee: "CLI", issued: "2026-01-01", expires: null },
-          keys.privatePem,
-        ),
-      ),
-    );
+    const key = makeTestLicenceKey();
+    writeFileSync(join(home.dir, "pro.json"), readFileSync(key.write({ edition: "pro" })));
     const config = join(home.dir, "pro.toml");
     // Relative to the configuration file, like [server] data.
     writeFileSync(config, '[server]\nlicense = "pro.json"\n');
-    const env = { LORE_CONFIG: config, LORE_LICENSE_PUBLIC_KEY: keys.publicPem };
+    const env = { LORE_CONFIG: config, ...key.env };
     await ok(["recall", "--tool", "run_migration"], { ...env, LORE_USER: "olga" });
     const team = JSON.parse((await ok(["stats", "team", "--json"], env)).stdout);
     expect(team.partial).toBeUndefined();

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeLicenceKeyPair, signLicence } from "../../src/core/editions/licence.js";
+import { makeTestLicenceKey } from "../helpers/test-licence.js";
 import { knowledgeFiles, MIGRATION_ID, ROLLBACK_ID, UNREACHABLE_ID } from "./fixture-entries.js";
 import { runGitClient } from "./git-client.js";
 import { isolatedEnv, type LoreRun, runLore } from "./run-lore.js";
@@ -64,24 +64,9 @@ async function restart(withLicence: boolean): Promise<void> {
 }
 
 beforeAll(async () => {
-  const keys = makeLicenceKeyPair();
-  home = isolatedEnv({ LORE_LICENSE_PUBLIC_KEY: keys.publicPem });
-  licenceFile = join(home.dir, "licence.json");
-  writeFileSync(
-    licenceFile,
-    JSON.stringify(
-      signLicence(
-        {
-          lore_license: 1,
-          edition: "pro",
-          licensee: "Stats e2e",
-          issued: "2026-01-01",
-          expires: null,
-        },
-        keys.privatePem,
-      ),
-    ),
-  );
+  const key = makeTestLicenceKey();
+  home = isolatedEnv(key.env);
+  licenceFile = key.write({ edition: "pro" });
   await restart(true);
   await admin(["repo", "create", "acme/app"]);
   await admin(["repo", "create", "acme/hidden"]);
