@@ -106,6 +106,7 @@ export function registerRecallTool(
         if (args.limit !== undefined) input.limit = args.limit;
         if (args.cursor !== undefined) input.cursor = args.cursor;
         if (args.knowledge_root_id !== undefined) input.knowledge_root_id = args.knowledge_root_id;
+        if (args.count_shown !== undefined) input.count_shown = args.count_shown;
         const answer = await port.recall(input);
         return jsonResult({ ...answer });
       } catch (error) {
