@@ -1,10 +1,12 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeRepo, type TestRepo } from "../helpers/make-repo.js";
 import { makeTestLicenceKey } from "../helpers/test-licence.js";
 import { knowledgeFiles, MIGRATION_ID, ROLLBACK_ID, UNREACHABLE_ID } from "./fixture-entries.js";
-import { isolatedEnv, type LoreRun, runLore } from "./run-lore.js";
+import { isolatedEnv, LORE_BIN, type LoreRun, runLore } from "./run-lore.js";
 
 // `lore stats me|team|dead` from the built bin on this machine's index (seed 004
 // "Интерфейс": the counters of recall and get, the table, --json, the Community refusal of
@@ -78,6 +80,38 @@ describe("lore stats (local)", () => {
     expect(JSON.parse(byFolder.stdout)).toEqual(me);
   });
 
+  it("knowledge_stats of lore mcp over stdio answers the same as lore stats, and counts its own recall", async () => {
+    const before = JSON.parse((await ok(["stats", "me", "--json"])).stdout);
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [LORE_BIN, "mcp", "--repo", repo.dir],
+      env: home.env,
+      cwd: repo.dir,
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "e2e-stats", version: "1" });
+    await client.connect(transport);
+    try {
+      const first = await client.callTool({ name: "knowledge_stats", arguments: { kind: "me" } });
+      expect(first.isError).toBeFalsy();
+      expect(first.structuredContent).toEqual(before);
+      await client.callTool({ name: "knowledge_recall", arguments: { tool: "run_migration" } });
+      const after = await client.callTool({ name: "knowledge_stats", arguments: { kind: "me" } });
+      const rows = (after.structuredContent as { items: { id: string; shown: number }[] }).items;
+      expect(rows.find((r) => r.id === MIGRATION_ID)?.shown).toBe(before.items[0].shown + 1);
+      const team = await client.callTool({ name: "knowledge_stats", arguments: { kind: "team" } });
+      expect(team.isError).toBe(true);
+      expect(JSON.parse((team.content as { text: string }[])[0]?.text ?? "").error.code).toBe(
+        "license_required",
+      );
+    } finally {
+      await client.close();
+    }
+    // Written through at the end of the session: the CLI sees it.
+    const cli = JSON.parse((await ok(["stats", "me", "--json"])).stdout);
+    expect(cli.items[0].shown).toBe(before.items[0].shown + 1);
+  });
+
   it("team and dead without a licence: license_required, exit 5", async () => {
     for (const kind of ["team", "dead"]) {
       const run = await lore(["stats", kind]);
@@ -128,10 +162,10 @@ describe("lore stats (local) with a Pro licence in [server] license", () => {
       team.items.map((r: { id: string; shown: number; read: number }) => [r.id, r.shown, r.read]),
     ).toEqual([
       [ROLLBACK_ID, 0, 0],
-      [MIGRATION_ID, 3, 1],
+      [MIGRATION_ID, 4, 1],
       [UNREACHABLE_ID, 0, 0],
     ]);
-    const dead = await ok(["stats", "dead", "--min-age-days", "0", "--min-shown", "3"], env);
+    const dead = await ok(["stats", "dead", "--min-age-days", "0", "--min-shown", "4"], env);
     const lines = dead.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^ENTRY +SUMMARY +SHOWN +READ +LAST SHOWN +AILMENT$/);
     expect(lines.find((l) => l.includes("pre-receive.md"))).toMatch(
@@ -140,7 +174,7 @@ describe("lore stats (local) with a Pro licence in [server] license", () => {
     expect(lines.find((l) => l.includes("deploy-rollback.md"))).toMatch(/ +never +never_shown$/);
     // migrations.md was read: not dead.
     expect(lines.some((l) => l.includes("migrations.md"))).toBe(false);
-    expect(lines.at(-1)).toBe("thresholds: min_shown 3, min_age_days 0");
+    expect(lines.at(-1)).toBe("thresholds: min_shown 4, min_age_days 0");
     // A licence signed by an unknown key: license_invalid, exit 2.
     const wrong = await lore(["stats", "team"], { LORE_CONFIG: config });
     expect(wrong.code).toBe(2);
