@@ -1,10 +1,10 @@
 /**
  * The draft-limit endpoints (seed 004 "Интерфейс", "Пределы"): `GET·PUT·DELETE
  * /api/v1/admin/knowledge/limits/{users|groups}/{id}` — a user's or a group's limit of
- * drafts held at once. Site admins only; the edition rule for PUT comes with the editions.
+ * drafts held at once. Site admins only; setting one (PUT) is the Max edition's (402 `license_required`).
  */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { ERROR_RESPONSES } from "../api-schemas.js";
+import { BODY_TOO_LARGE, ERROR_RESPONSES, ErrorSchema } from "../api-schemas.js";
 import { strictHook } from "../body-refusal.js";
 import { LimitBodySchema, LimitParamsSchema, LimitSchema } from "../draft-schemas.js";
 import type { LimitSubject, LimitsApi } from "../drafts-api.js";
@@ -34,7 +34,16 @@ const putRoute = createRoute({
     params: LimitParamsSchema,
     body: { content: { "application/json": { schema: LimitBodySchema } }, required: true },
   },
-  responses: { ...answer, ...ERROR_RESPONSES },
+  responses: {
+    ...answer,
+    ...ERROR_RESPONSES,
+    ...BODY_TOO_LARGE,
+    402: {
+      description:
+        "`license_required`: setting a limit is the Max edition's (`data.feature` `set_draft_limit`); reading and removing are in every edition",
+      content: { "application/json": { schema: ErrorSchema } },
+    },
+  },
 });
 
 const deleteRoute = createRoute({
