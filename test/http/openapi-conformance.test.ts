@@ -16,6 +16,7 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runGit } from "../../src/adapters/git-cli/run-git.js";
 import { SCOPES } from "../../src/core/access/rights.js";
+import { PAID_FEATURES } from "../../src/core/editions/edition.js";
 import { bareRepoPath } from "../../src/services/access/hosted-repos.js";
 import { createToken } from "../../src/services/access/tokens.js";
 import { addUser } from "../../src/services/access/users.js";
@@ -63,6 +64,7 @@ interface Answered {
 }
 
 const PRIVATE = "acme/private";
+const UNKNOWN_ID = "0193ffff-0000-7000-8000-0000000000ff";
 const ENTRY_OF_PRIVATE = IDS["acme/private"];
 const WRITE_DRAFT = {
   branch: "main",
@@ -545,6 +547,157 @@ describe("the OpenAPI document against real answers", () => {
         status: 409,
       },
     ]);
+  });
+
+  it("the counters and the stats, on the Max server and the paid ones on a Community server", async () => {
+    const known = IDS["acme/public"];
+    const rateToken = (
+      await createToken(main.store, {
+        user: "boris",
+        scopes: ["knowledge:read"],
+        now: Date.now(),
+      })
+    ).secret;
+    const shown = repoPath("acme/public", "/knowledge/shown");
+    const tooMany = Array.from(
+      { length: 257 },
+      (_, i) => `${known.slice(0, -3)}${i.toString(16).padStart(3, "0")}`,
+    );
+    await runAll([
+      {
+        label: "mark shown",
+        method: "POST",
+        path: shown,
+        token: main.tokens.anna,
+        body: { ids: [known, UNKNOWN_ID] },
+        status: 200,
+      },
+      {
+        label: "mark 257 shown",
+        method: "POST",
+        path: shown,
+        token: main.tokens.anna,
+        body: { ids: tooMany },
+        status: 400,
+      },
+      {
+        label: "mark shown, no token",
+        method: "POST",
+        path: shown,
+        body: { ids: [known] },
+        status: 401,
+      },
+      {
+        label: "mark shown on a hidden repository",
+        method: "POST",
+        path: repoPath("acme/secret", "/knowledge/shown"),
+        token: main.tokens.vera,
+        body: { ids: [IDS["acme/secret"]] },
+        status: 404,
+      },
+      {
+        label: "mark shown, a body over 1 MiB",
+        method: "POST",
+        path: shown,
+        token: main.tokens.anna,
+        body: { ids: ["x".repeat(1024 * 1024 + 1)] },
+        status: 413,
+      },
+      ...[1, 2, 3].map((n) => ({
+        label: `mark shown, call ${n} of the minute`,
+        method: "POST" as const,
+        path: shown,
+        token: rateToken,
+        body: { ids: [known] },
+        status: 200,
+      })),
+      {
+        label: "mark shown, over the rate limit",
+        method: "POST",
+        path: shown,
+        token: rateToken,
+        body: { ids: [known] },
+        status: 429,
+      },
+      {
+        label: "mark read",
+        method: "POST",
+        path: repoPath("acme/public", `/knowledge/entries/${known}/read`),
+        token: main.tokens.anna,
+        status: 200,
+      },
+      {
+        label: "mark read, no such entry",
+        method: "POST",
+        path: repoPath("acme/public", `/knowledge/entries/${UNKNOWN_ID}/read`),
+        token: main.tokens.anna,
+        status: 404,
+      },
+      {
+        label: "my stats",
+        method: "GET",
+        path: repoPath("acme/public", "/knowledge/stats/me"),
+        token: main.tokens.anna,
+        status: 200,
+      },
+      {
+        label: "my stats, no token",
+        method: "GET",
+        path: repoPath("acme/public", "/knowledge/stats/me"),
+        status: 401,
+      },
+      {
+        label: "team stats",
+        method: "GET",
+        path: repoPath("acme/public", "/knowledge/stats/team"),
+        token: main.tokens.anna,
+        status: 200,
+      },
+      {
+        label: "team stats of a hidden repository",
+        method: "GET",
+        path: repoPath("acme/secret", "/knowledge/stats/team"),
+        token: main.tokens.anna,
+        status: 404,
+      },
+      {
+        label: "team stats on Community",
+        method: "GET",
+        path: repoPath("acme/public", "/knowledge/stats/team"),
+        token: community.tokens.anna,
+        status: 402,
+        server: "community",
+      },
+      {
+        label: "dead memory",
+        method: "GET",
+        path: repoPath("acme/public", "/knowledge/stats/dead?min_shown=1&min_age_days=0"),
+        token: main.tokens.anna,
+        status: 200,
+      },
+      {
+        label: "dead memory, a threshold out of range",
+        method: "GET",
+        path: repoPath("acme/public", "/knowledge/stats/dead?min_shown=0"),
+        token: main.tokens.anna,
+        status: 400,
+      },
+      {
+        label: "dead memory on Community",
+        method: "GET",
+        path: repoPath("acme/public", "/knowledge/stats/dead"),
+        token: community.tokens.anna,
+        status: 402,
+        server: "community",
+      },
+    ]);
+  });
+
+  it("documents 402 license_required on every paid address", () => {
+    for (const feature of Object.values(PAID_FEATURES)) {
+      const operation = doc.paths[feature.path]?.[feature.method.toLowerCase()];
+      expect(operation?.responses["402"], `${feature.method} ${feature.path}`).toBeDefined();
+    }
   });
 
   it("the check itself flags a body its schema refuses, an extra field and an undocumented status", () => {
