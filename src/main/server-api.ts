@@ -254,7 +254,7 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
       };
     },
     drafts,
-    limits: createLimitsApi(deps.store),
+    limits: createLimitsApi(deps.store, deps.edition ?? "community"),
     health: () => deps.health?.() ?? {},
     pulls: mergeRequestCalls({
       store: deps.store,

@@ -1,7 +1,8 @@
 /**
  * The draft-limit endpoints (seed 004 "Интерфейс", "Пределы"): `GET·PUT·DELETE
  * /api/v1/admin/knowledge/limits/{users|groups}/{id}` — a user's or a group's limit of
- * drafts held at once. Site admins only; setting one (PUT) is the Max edition's (402 `license_required`).
+ * drafts held at once. Site admins only; GET and DELETE in every edition, PUT in Max only
+ * (402 `license_required` below it, seed 004 editions).
  */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { BODY_TOO_LARGE, ERROR_RESPONSES, ErrorSchema } from "../api-schemas.js";
@@ -28,7 +29,7 @@ const getRoute = createRoute({
 const putRoute = createRoute({
   method: "put",
   path,
-  summary: "Set a user's or group's draft limit (site admin)",
+  summary: "Set a user's or group's draft limit (site admin; Max edition)",
   security,
   request: {
     params: LimitParamsSchema,
@@ -40,7 +41,7 @@ const putRoute = createRoute({
     ...BODY_TOO_LARGE,
     402: {
       description:
-        "`license_required`: setting a limit is the Max edition's (`data.feature` `set_draft_limit`); reading and removing are in every edition",
+        "`license_required`: the server's edition is not Max (data: feature `set_draft_limit`, edition, edition_needed)",
       content: { "application/json": { schema: ErrorSchema } },
     },
   },
