@@ -61,6 +61,8 @@ async function restart(withLicence: boolean): Promise<void> {
   await served?.stop();
   serverConfig(withLicence);
   served = await startServe(["--port", "0"], { cwd: home.dir, env: home.env });
+  // The client follows the server to its new port.
+  writeFileSync(join(home.dir, "client.toml"), `[server]\nurl = "${base()}"\n`);
 }
 
 beforeAll(async () => {
@@ -76,7 +78,6 @@ beforeAll(async () => {
     await admin(["access", "grant", user, "acme/app", "write"]);
   }
   const clientConfig = join(home.dir, "client.toml");
-  writeFileSync(clientConfig, `[server]\nurl = "${base()}"\n`);
   clientEnv = { ...home.env, LORE_CONFIG: clientConfig, LORE_TOKEN: tokens.anna as string };
   // The entries, pushed by anna with the real git client over smart HTTP.
   const work = join(home.dir, "work");
