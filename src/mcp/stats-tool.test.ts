@@ -203,10 +203,12 @@ describe("knowledge_stats (local) with a Pro licence", () => {
   let pro: Lore;
   let proTmp: string;
   let env: Record<string, string>;
+  let keyDir = "";
 
   beforeAll(async () => {
     proTmp = mkdtempSync(join(tmpdir(), "lore-stats-pro-"));
     const key = makeTestLicenceKey();
+    keyDir = key.dir;
     const file = key.write({ edition: "pro" });
     env = key.env;
     pro = await composeLore({
@@ -229,6 +231,7 @@ describe("knowledge_stats (local) with a Pro licence", () => {
   afterAll(async () => {
     await pro.close();
     rmSync(proTmp, { recursive: true, force: true });
+    rmSync(keyDir, { recursive: true, force: true });
   });
 
   async function proClient(): Promise<Client> {

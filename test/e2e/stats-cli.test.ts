@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -151,6 +151,7 @@ describe("lore stats (local) with a Pro licence in [server] license", () => {
   it("team: every entry with everyone's counts, zeros for one never shown; dead: each ailment", async () => {
     const key = makeTestLicenceKey();
     writeFileSync(join(home.dir, "pro.json"), readFileSync(key.write({ edition: "pro" })));
+    rmSync(key.dir, { recursive: true, force: true });
     const config = join(home.dir, "pro.toml");
     // Relative to the configuration file, like [server] data.
     writeFileSync(config, '[server]\nlicense = "pro.json"\n');

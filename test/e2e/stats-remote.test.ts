@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -68,7 +68,9 @@ async function restart(withLicence: boolean): Promise<void> {
 beforeAll(async () => {
   const key = makeTestLicenceKey();
   home = isolatedEnv(key.env);
-  licenceFile = key.write({ edition: "pro" });
+  licenceFile = join(home.dir, "licence.json");
+  writeFileSync(licenceFile, readFileSync(key.write({ edition: "pro" })));
+  rmSync(key.dir, { recursive: true, force: true });
   await restart(true);
   await admin(["repo", "create", "acme/app"]);
   await admin(["repo", "create", "acme/hidden"]);
