@@ -16,6 +16,12 @@
  * long transaction, see `services/indexing/index-refresh.ts`) it tries with no busy timeout and, if
  * the file is locked, keeps the counts queued and tries again {@link FLUSH_DELAY_MS} later.
  * A read therefore never fails or stalls because the index is being refreshed.
+ *
+ * The team server does not queue: `record` writes the queued counts and its own in one
+ * committed transaction before it returns (seed 004: an answer of 200 to `shown` is
+ * durable, «Чтение счётчиков всегда точное»). A commit in WAL mode with `synchronous =
+ * NORMAL` survives the process being killed (kill -9); only a power loss before the next
+ * checkpoint can undo it.
  */
 import type { SqliteDatabase } from "./sqlite-database.js";
 
