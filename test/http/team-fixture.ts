@@ -18,6 +18,7 @@ import { initBareRepo } from "../../src/adapters/git-cli/init-bare.js";
 import { readFileAt } from "../../src/adapters/git-cli/read-file-at.js";
 import { runGit } from "../../src/adapters/git-cli/run-git.js";
 import type { Scope } from "../../src/core/access/rights.js";
+import type { Edition } from "../../src/core/editions/edition.js";
 import { createHttpApp } from "../../src/http/create-http-app.js";
 import type { HttpEnv } from "../../src/http/server-api.js";
 import { type EntryIndex, openIndex } from "../../src/index/entry-index.js";
@@ -80,6 +81,8 @@ export interface TeamFixtureOptions {
   extra?: Partial<Record<keyof typeof IDS, RepoFiles>>;
   /** Routes to mount as `lore serve`'s caller would (`HttpAppDeps.extraRoutes`). */
   extraRoutes?: (app: OpenAPIHono<HttpEnv>) => void;
+  /** The server's edition (seed 004 editions). Default: `community`, as without a licence. */
+  edition?: Edition;
 }
 
 /**
@@ -141,6 +144,7 @@ export async function startTeamFixture(options: TeamFixtureOptions = {}): Promis
     dataDir: data,
     freshen: indexHostedRepo(index),
     readFile: readFileAt,
+    ...(options.edition === undefined ? {} : { edition: options.edition }),
   });
   const app = createHttpApp({
     api,
