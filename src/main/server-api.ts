@@ -17,6 +17,7 @@ import type { Edition } from "../core/editions/edition.js";
 import { isLoreError, LoreError } from "../core/errors/lore-error.js";
 import { rootOfRepo, rootRepoName } from "../core/roots/root-repo-name.js";
 import { resolveRoot } from "../core/roots/root-resolution.js";
+import { DEFAULT_SHOWN_RATE_LIMIT } from "../core/stats/usage-stats.js";
 import type { DraftsApi } from "../http/drafts-api.js";
 import type { RepoView, ServerApi, UserView } from "../http/server-api.js";
 import type { EntryIndex } from "../index/entry-index.js";
@@ -31,8 +32,10 @@ import { listKnowledge } from "../services/knowledge/list-knowledge.js";
 import { recallWithin } from "../services/knowledge/recall-within.js";
 import { mergeRequestCalls } from "../services/merge-requests/merge-request-calls.js";
 import { openMergeRequest } from "../services/merge-requests/open-merge-request.js";
+import { recordReadDurably, recordShownDurably } from "../services/stats/record-counts.js";
 import type { Lore } from "./compose.js";
 import { createDraftsApi, createLimitsApi, type OpenMachineMergeRequest } from "./server-drafts.js";
+import { createStatsApi } from "./server-stats.js";
 
 /** A hosted repository as the index upkeep needs it. */
 export interface HostedRepo {
@@ -134,7 +137,7 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
   };
   const recallFor = async (principal: Principal, args: RecallArgs) => {
     const sources = await visibleSources(principal);
-    const { repo, knowledge_root_id, ...query } = args;
+    const { repo, knowledge_root_id, count_shown, ...query } = args;
     let within = sources;
     if (repo !== undefined && repo.trim() !== "") {
       const name = repo.trim();
@@ -147,7 +150,24 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
       const root = resolveRoot(roots, { knowledge_root_id });
       within = [rootRepoName(root.id)].filter((n) => sources.includes(n));
     }
-    return recallWithin(deps.index, { ...query, user: principal.user, repos: within });
+    const at = now();
+    const answer = recallWithin(deps.index, {
+      ...query,
+      user: principal.user,
+      repos: within,
+      countShown: false,
+    });
+    // Counted for the token's user durably, the way `POST …/knowledge/shown` counts (seed
+    // 004: «Чтение счётчиков всегда точное»), unless the client marks shown itself.
+    if (count_shown !== false) {
+      await recordShownDurably(
+        deps.index,
+        principal.user,
+        answer.hits.map((hit) => hit.id),
+        at,
+      );
+    }
+    return answer;
   };
   const localPort = (principal: Principal): KnowledgePort | undefined =>
     principal.siteAdmin ? deps.local?.port : undefined;
@@ -232,15 +252,21 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
         ready: local?.ready ?? Promise.resolve(),
         ...(local?.fresh === undefined ? {} : { fresh: local.fresh.bind(local) }),
         recall: (args) => recallFor(principal, args),
-        open: async (id) =>
-          getEntry(
+        open: async (id) => {
+          const at = now();
+          const view = getEntry(
             deps.index,
             id,
             principal.user,
-            now(),
+            at,
             undefined,
             await visibleSources(principal),
-          ),
+            { countRead: false },
+          );
+          // The read is counted durably for the token's user before the answer.
+          await recordReadDurably(deps.index, principal.user, view.id, at);
+          return view;
+        },
         check: async (text, path) =>
           (await import("../core/entry/parse-entry.js")).parseEntry(
             text,
@@ -254,6 +280,14 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
       };
     },
     drafts,
+    stats: createStatsApi({
+      store: deps.store,
+      index: deps.index,
+      freshen: (repo) => deps.freshen(hosted(repo)),
+      edition: deps.edition ?? "community",
+      shownRateLimit: deps.shownRateLimit ?? DEFAULT_SHOWN_RATE_LIMIT,
+      now,
+    }),
     limits: createLimitsApi(deps.store, deps.edition ?? "community"),
     health: () => deps.health?.() ?? {},
     pulls: mergeRequestCalls({

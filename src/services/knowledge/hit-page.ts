@@ -265,19 +265,31 @@ export function textHits(
   return hits;
 }
 
+/** How a recall counts its listed entries as shown (see {@link countShown}). */
+export interface ShownCounting {
+  /** Who is asking. */
+  user: string;
+  /** The time of the showing, ms since the epoch. Default: now. */
+  now?: number;
+  /**
+   * `false`: nothing is counted (a client that marks shown itself; the team server, which
+   * counts durably itself, `services/stats/record-counts.ts`). Default `true`: queued
+   * (`EntryIndex.countShown`, written shortly after).
+   */
+  countShown?: boolean;
+}
+
 /**
- * Counts the page's entries as shown to the asking user.
+ * Counts the page's entries as shown to the asking user, unless
+ * `countShown` is `false`.
  *
  * @param index - the index.
- * @param input - `user`, and `now` (ms since the epoch; default: now).
+ * @param input - see {@link ShownCounting}.
  * @param page - the answer about to be returned.
  * @returns `page`, unchanged.
  */
-export function countShown<T extends HitPage>(
-  index: EntryIndex,
-  input: { user: string; now?: number },
-  page: T,
-): T {
+export function countShown<T extends HitPage>(index: EntryIndex, input: ShownCounting, page: T): T {
+  if (input.countShown === false) return page;
   index.countShown(
     input.user,
     page.hits.map((hit) => hit.id),
