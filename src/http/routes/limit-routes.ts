@@ -5,7 +5,7 @@
  * (402 `license_required` below it, seed 004 editions).
  */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { ERROR_RESPONSES, ErrorSchema } from "../api-schemas.js";
+import { BODY_TOO_LARGE, ERROR_RESPONSES, ErrorSchema } from "../api-schemas.js";
 import { strictHook } from "../body-refusal.js";
 import { LimitBodySchema, LimitParamsSchema, LimitSchema } from "../draft-schemas.js";
 import type { LimitSubject, LimitsApi } from "../drafts-api.js";
@@ -38,6 +38,7 @@ const putRoute = createRoute({
   responses: {
     ...answer,
     ...ERROR_RESPONSES,
+    ...BODY_TOO_LARGE,
     402: {
       description:
         "`license_required`: the server's edition is not Max (data: feature `set_draft_limit`, edition, edition_needed)",
