@@ -153,29 +153,44 @@ describe("lore license", () => {
 });
 
 describe("lore serve with a licence", () => {
+  /** `/healthz`, and the status of `stats/team` on a repository that does not exist. */
   const health = async (env: Record<string, string>) => {
     const served = await startServe(["--port", "0"], { cwd: home.dir, env });
     try {
       const answer = await fetch(new URL("/healthz", served.url));
-      return { body: (await answer.json()) as Record<string, unknown>, stderr: served.stderr() };
+      const team = await fetch(
+        new URL("/api/v1/repos/acme/none/knowledge/stats/team", served.url),
+        { headers: served.headers },
+      );
+      const teamBody = (await team.json()) as { error: { code: string } };
+      return {
+        body: (await answer.json()) as Record<string, unknown>,
+        stderr: served.stderr(),
+        team: `${team.status} ${teamBody.error.code}`,
+      };
     } finally {
       await served.stop();
     }
   };
 
-  it("no licence: GET /healthz says community", async () => {
+  it("no licence: GET /healthz says community; stats/team is 402 before the repository is looked at", async () => {
     configure(undefined);
-    expect((await health(home.env)).body.license).toEqual({ edition: "community" });
+    const { body, team } = await health(home.env);
+    expect(body.license).toEqual({ edition: "community" });
+    expect(team).toBe("402 license_required");
   });
 
   it("a Pro test licence: GET /healthz says pro, its licensee and that it is a test licence", async () => {
     configure(join(home.dir, "pro.json"));
-    expect((await health(trusted)).body.license).toEqual({
+    const { body, team } = await health(trusted);
+    expect(body.license).toEqual({
       edition: "pro",
       licensee: "Acme GmbH",
       expires: "2099-12-31",
       test: true,
     });
+    // Served: the rights answer (no such repository), not the licence.
+    expect(team).toBe("404 repo_not_found");
   });
 
   it("an expired licence: a warning, and the server runs Community", async () => {
@@ -198,7 +213,8 @@ describe("lore serve with a licence", () => {
     ]);
     expect(made.code).toBe(0);
     configure(file);
-    const { body, stderr } = await health(trusted);
+    const { body, stderr, team } = await health(trusted);
+    expect(team).toBe("402 license_required");
     expect(body.license).toEqual({
       edition: "community",
       licensee: "Old Co",
