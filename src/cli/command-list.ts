@@ -52,6 +52,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./commands/get.js")).getCommand,
   },
   {
+    name: "stats",
+    summary: "shown/read counters of the entries and the dead-memory report (me, team, dead)",
+    load: async () => (await import("./commands/stats.js")).statsCommand,
+  },
+  {
     name: "repos",
     summary: "list the indexed repositories: path, identity, commit, entries, last indexed",
     load: async () => (await import("./commands/repos.js")).reposCommand,
@@ -145,6 +150,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     name: "serve",
     summary: "Team server: REST API, MCP over HTTP at http://127.0.0.1:7377/mcp (token required)",
     load: async () => (await import("./commands/serve.js")).serveCommand,
+  },
+  {
+    name: "license",
+    summary: "editions: make a licence key pair, sign a licence, show a licence file",
+    load: async () => (await import("./commands/license.js")).licenseCommand,
   },
   {
     name: "user",

@@ -34,6 +34,7 @@ import { mergeRequestCalls } from "../services/merge-requests/merge-request-call
 import { openMergeRequest } from "../services/merge-requests/open-merge-request.js";
 import { recordReadDurably, recordShownDurably } from "../services/stats/record-counts.js";
 import type { Lore } from "./compose.js";
+import { hostedStats } from "./hosted-stats.js";
 import { createDraftsApi, createLimitsApi, type OpenMachineMergeRequest } from "./server-drafts.js";
 import { createStatsApi } from "./server-stats.js";
 
@@ -202,6 +203,15 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
         ).number),
   });
 
+  const stats = createStatsApi({
+    store: deps.store,
+    index: deps.index,
+    freshen: (repo) => deps.freshen(hosted(repo)),
+    edition: deps.edition ?? "community",
+    shownRateLimit: deps.shownRateLimit ?? DEFAULT_SHOWN_RATE_LIMIT,
+    now,
+  });
+
   return {
     authenticate: (secret) => authenticateToken(deps.store, secret, now()),
     async user(principal): Promise<UserView> {
@@ -277,18 +287,13 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
         routeContext: (query) => (local === undefined ? refuse() : local.routeContext(query)),
         status: () => (local === undefined ? refuse() : local.status()),
         drafts: hostedDraftsPort(drafts, principal),
+        // knowledge_stats: the REST routes' stats API, edition first, then rights.
+        stats: hostedStats(stats, principal),
       };
     },
     drafts,
-    stats: createStatsApi({
-      store: deps.store,
-      index: deps.index,
-      freshen: (repo) => deps.freshen(hosted(repo)),
-      edition: deps.edition ?? "community",
-      shownRateLimit: deps.shownRateLimit ?? DEFAULT_SHOWN_RATE_LIMIT,
-      now,
-    }),
-    limits: createLimitsApi(deps.store),
+    stats,
+    limits: createLimitsApi(deps.store, deps.edition ?? "community"),
     health: () => deps.health?.() ?? {},
     pulls: mergeRequestCalls({
       store: deps.store,

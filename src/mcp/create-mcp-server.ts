@@ -9,6 +9,7 @@ import { type ToolNameStyle, toolNames } from "./tool-names.js";
 import { registerCheckTool } from "./tools/check-entry.js";
 import { registerDeliverDraftsTool } from "./tools/deliver-drafts.js";
 import { registerDiscardDraftTool } from "./tools/discard-draft.js";
+import { registerStatsTool } from "./tools/knowledge-stats.js";
 import { registerListDraftsTool } from "./tools/list-drafts.js";
 import { registerOpenTool } from "./tools/open-entry.js";
 import { registerReadFileTool } from "./tools/read-file.js";
@@ -84,6 +85,10 @@ export function createMcpServer(port: KnowledgePort, options: McpServerOptions =
     registerListDraftsTool(server, port.drafts, names, lang);
     registerDiscardDraftTool(server, port.drafts, names, lang);
     registerDeliverDraftsTool(server, port.drafts, names, lang);
+  }
+  // Shown/read counters and the dead-memory report (seed 004): where they can be read.
+  if (port.stats !== undefined) {
+    registerStatsTool(server, port.stats.bind(port), names, lang);
   }
   // Knowledge roots (seed 003).
   const roots = [names.readFile, names.writeFile, names.routeContext, names.status];

@@ -1,5 +1,6 @@
 import type { DeliverAnswer, DraftView } from "../core/drafts/draft.js";
 import type { ParseResult } from "../core/entry/entry.js";
+import type { DeadAnswer, StatsKind, UsageAnswer } from "../core/stats/usage-stats.js";
 import type { EntryView } from "../services/knowledge/get-entry.js";
 import type { RecallAnswer } from "../services/knowledge/recall.js";
 import type {
@@ -82,6 +83,24 @@ export interface DraftsPort {
   ): Promise<DeliverAnswer>;
 }
 
+/** Arguments of `knowledge_stats` (seed 004 "Интерфейс": `GET …/knowledge/stats/me|team|dead`). */
+export interface StatsArgs {
+  /**
+   * The repository: `owner/name` on a team server; locally its identity or folder.
+   * Default (local only): the repository of the current folder.
+   */
+  repo?: string;
+  /** `me` (my counters), `team` (everyone's, Pro), `dead` (the dead-memory report, Pro). */
+  kind: StatsKind;
+  /** `dead` only: shown at least this often and never read is `shown_not_read`. Default 10. */
+  min_shown?: number;
+  /** `dead` only: older than this many days and never shown is `never_shown`. Default 30. */
+  min_age_days?: number;
+}
+
+/** The answer of `knowledge_stats`: `stats/me` and `stats/team` give a UsageAnswer, `stats/dead` a DeadAnswer. */
+export type StatsAnswer = UsageAnswer | DeadAnswer;
+
 /**
  * What the MCP tools need from Lore (STYLE.md habit 3: a port is the subset its consumer
  * uses). `main/compose.ts` binds it to the index and the services with the configured user.
@@ -129,4 +148,12 @@ export interface KnowledgePort {
   status(): Promise<RootsStatusAnswer>;
   /** The draft tools' port; absent: the draft tools are not listed. */
   drafts?: DraftsPort;
+  /**
+   * `knowledge_stats`: the shown/read counters of a repository's entries (`me`), everyone's
+   * (`team`, Pro) or the dead-memory report (`dead`, Pro); absent: the tool is not listed.
+   * @throws LoreError `license_required` (the paid kinds without a Pro licence, before any
+   *   right is looked at), `repo_not_found`, `repo_not_indexed` (local), `forbidden`,
+   *   `invalid_input` (a threshold out of range, a threshold with `me`/`team`, no repo).
+   */
+  stats?(args: StatsArgs): Promise<StatsAnswer>;
 }

@@ -25,6 +25,8 @@ function nextStep(code: ErrorCode, names: ToolNames): string {
     case "invalid_input":
     case "invalid_entry":
       return "Fix the arguments as the message says and call again.";
+    case "license_required":
+      return `This report needs a paid edition (the message names it); call ${names.stats} with \`kind: "me"\`, or tell the user.`;
     case "federation_disabled":
       return "Tell the user which setting the message names; the other Lore tools keep working.";
     case "project_unknown":

@@ -31,6 +31,8 @@ export interface ToolNames {
   drafts: string;
   discard: string;
   deliver: string;
+  /** Shown/read counters and the dead-memory report (seed 004 "Интерфейс"). */
+  stats: string;
   /** Federation (seeds 000/001): the shared wiki, other projects, tasks. */
   wikiSearch: string;
   wikiGet: string;
@@ -71,6 +73,7 @@ export function toolNames(style: ToolNameStyle = "underscore"): ToolNames {
     drafts: `knowledge${sep}drafts`,
     discard: `knowledge${sep}discard`,
     deliver: `knowledge${sep}deliver`,
+    stats: `knowledge${sep}stats`,
     wikiSearch: `knowledge${sep}search`,
     wikiGet: `knowledge${sep}get`,
     askProjects: `knowledge${sep}ask_projects`,

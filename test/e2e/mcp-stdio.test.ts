@@ -98,6 +98,7 @@ describe("lore mcp over stdio", () => {
         "knowledge.drafts",
         "knowledge.discard",
         "knowledge.deliver",
+        "knowledge.stats",
         "knowledge.read_file",
         "knowledge.write_file",
         "knowledge.route_context",

@@ -96,6 +96,7 @@ describe("lore serve", () => {
         "knowledge_drafts",
         "knowledge_discard",
         "knowledge_deliver",
+        "knowledge_stats",
         "knowledge_read_file",
         "knowledge_write_file",
         "knowledge_route_context",

@@ -76,6 +76,7 @@ export const mcpCommand: Command = {
     "  entries          knowledge_recall, knowledge_open, knowledge_check",
     "  drafts           knowledge_draft, knowledge_drafts, knowledge_discard, knowledge_deliver",
     "                   (local index of this repository, or the team server of [server] url)",
+    "  stats            knowledge_stats (me; team and dead with a Pro licence; local index)",
     "  knowledge roots  knowledge_read_file, knowledge_write_file, knowledge_route_context,",
     "                   knowledge_status",
     "  with [wiki] shared: knowledge_search, knowledge_get, knowledge_suggest_promote,",
@@ -107,11 +108,14 @@ export const mcpCommand: Command = {
     const { toolNames } = await import("../../mcp/tool-names.js");
     const { federationFeatures } = await import("../../main/lazy-federation.js");
     const { machineDraftsPort } = await import("../../main/compose-drafts.js");
+    const { localStats } = await import("../../main/local-stats.js");
     // Drafts: the local index of this repository, or the team server of [server] url
     // (recall stays local either way).
     // Object.assign keeps the port's `ready` getter (a spread would read it once).
     const port = Object.assign(lore.port(ready, {}, served), {
       drafts: machineDraftsPort(lore, { cwd: ctx.cwd, env: process.env }),
+      // Stats: the counters of this machine's index (recall and open count here).
+      stats: localStats(lore, { cwd: ctx.cwd, env: process.env, log: ctx.err }),
     });
     const server = createMcpServer(port, {
       toolNames: style,

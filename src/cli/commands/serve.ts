@@ -22,6 +22,7 @@ export const serveCommand: Command = {
     "Streamable HTTP (stateless, POST /mcp): knowledge_recall, knowledge_open, knowledge_check,",
     "the draft tools knowledge_draft, knowledge_drafts, knowledge_discard, knowledge_deliver",
     "(on the hosted repositories, with the caller's rights; repo and branch are needed),",
+    "knowledge_stats (shown/read counters: me; team and dead with a Pro licence; repo needed),",
     "and for site admins the knowledge-root tools knowledge_read_file, knowledge_write_file,",
     "knowledge_route_context, knowledge_status. The federation tools (wikis, projects, tasks)",
     "are served by `lore mcp` (stdio) only. Every route but /healthz needs a token:",

@@ -84,6 +84,14 @@ export function registerRecallTool(
             "Only the notes of this knowledge root (`group`, `public`, `primary`, …; any case). " +
               "Leave out to search entries and every root.",
           ),
+        count_shown: z
+          .boolean(coded("invalid_input", "`count_shown` must be true or false"))
+          .optional()
+          .describe(
+            "Default true: the entries listed count as shown to you (the usage stats of " +
+              `${names.stats}). Pass false when your client marks what it shows itself ` +
+              "(`POST …/knowledge/shown`), so that nothing is counted twice.",
+          ),
       },
       outputSchema: recallOutput(names),
       annotations: readOnlyAnnotations("Recall team knowledge"),
@@ -98,6 +106,7 @@ export function registerRecallTool(
         if (args.limit !== undefined) input.limit = args.limit;
         if (args.cursor !== undefined) input.cursor = args.cursor;
         if (args.knowledge_root_id !== undefined) input.knowledge_root_id = args.knowledge_root_id;
+        if (args.count_shown !== undefined) input.count_shown = args.count_shown;
         const answer = await port.recall(input);
         return jsonResult({ ...answer });
       } catch (error) {
