@@ -65,13 +65,10 @@ export const AdminTokenBodySchema = z
     scopes: z
       .array(z.string())
       .openapi({ example: ["knowledge:read", "repo:read"], description: SCOPES.join(", ") }),
-    expires: z
-      .string()
-      .optional()
-      .openapi({
-        description: "Lifetime: 90m, 12h, 30d (at most 3650d); default never",
-        example: "30d",
-      }),
+    expires: z.string().optional().openapi({
+      description: "Lifetime: 90m, 12h, 30d (at most 3650d); default never",
+      example: "30d",
+    }),
     label: z.string().optional().openapi({ example: "laptop" }),
   })
   .strict()
@@ -185,12 +182,9 @@ export const AdminBranchRuleSchema = z
 /** `PUT …/protected-branches/{pattern}`. */
 export const AdminBranchRuleBodySchema = z
   .object({
-    push: z
-      .array(z.string())
-      .optional()
-      .openapi({
-        description: "Users and group:NAME who may push; none = anyone with write access",
-      }),
+    push: z.array(z.string()).optional().openapi({
+      description: "Users and group:NAME who may push; none = anyone with write access",
+    }),
     allow_force_push: z.boolean().optional().openapi({ description: "Default false" }),
     required_approvals: z
       .number()

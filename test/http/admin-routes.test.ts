@@ -127,11 +127,11 @@ describe("/api/v1/admin rights", () => {
   it("no token is 401 token_required; the Russian message follows Accept-Language", async () => {
     const none = await fetch(`${team.base}/api/v1/admin/users`);
     expect(none.status).toBe(401);
-    expect((await none.json()).error.code).toBe("token_required");
+    expect(((await none.json()) as Json).error.code).toBe("token_required");
     const ru = await fetch(`${team.base}/api/v1/admin/users`, {
       headers: { authorization: `Bearer ${team.tokens.anna}`, "accept-language": "ru" },
     });
-    expect((await ru.json()).error.message).toBe(
+    expect(((await ru.json()) as Json).error.message).toBe(
       "нет прав: для этого вызова нужны права администратора сервера (lore user add ИМЯ --admin)",
     );
   });
@@ -193,7 +193,7 @@ describe("/api/v1/admin for a site admin with the admin scope", () => {
     const who = await fetch(`${team.base}/api/v1/user`, {
       headers: { authorization: `Bearer ${secret}` },
     });
-    expect((await who.json()).name).toBe("boris");
+    expect(((await who.json()) as Json).name).toBe("boris");
     const listed = await call(root, "GET", "/tokens?user=boris");
     expect(JSON.stringify(listed.body)).not.toContain(secret);
     expect(JSON.stringify(listed.body)).not.toContain("hash");
@@ -258,7 +258,7 @@ describe("/api/v1/admin for a site admin with the admin scope", () => {
     const seen = await fetch(`${team.base}/api/v1/repos`, {
       headers: { authorization: `Bearer ${team.tokens.boris}` },
     });
-    expect((await seen.json()).map((r: Json) => r.full_name)).toContain("acme/secret");
+    expect(((await seen.json()) as Json).map((r: Json) => r.full_name)).toContain("acme/secret");
 
     const rule = await call(
       root,
@@ -386,11 +386,11 @@ describe("/api/v1/admin for a site admin with the admin scope", () => {
   });
 
   it("the OpenAPI document describes every administration operation with its answers", async () => {
-    const doc = await (
+    const doc = (await (
       await fetch(`${team.base}/api/v1/openapi.json`, {
         headers: { authorization: `Bearer ${root}` },
       })
-    ).json();
+    ).json()) as Json;
     for (const [method, path] of OPERATIONS) {
       const template = path
         .replace(/^\/users\/anna$/, "/users/{user}")

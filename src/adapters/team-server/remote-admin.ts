@@ -23,6 +23,7 @@ import {
   type UserWire,
   wireAccessList,
 } from "../../core/access/admin-wire.js";
+import { LoreError } from "../../core/errors/lore-error.js";
 import { parseRepoName } from "../../core/repos/repo-name.js";
 import type { AdminPort } from "../../ports/admin-port.js";
 import type { TeamClient } from "./team-client.js";
@@ -34,13 +35,21 @@ const seg = (text: string): string => encodeURIComponent(text);
 
 /**
  * `owner/name` as two path segments, checked here first: a name such as `acme/..` would be
- * folded by the URL parser before the server could refuse it as the database does.
+ * folded by the URL parser before the server could refuse it. A name that is not a
+ * repository name answers as on the database: `invalid_repo_name` where the name is parsed
+ * there (`removeRepo`), `repo_not_found` where it is only looked up (access, branch rules).
  *
- * @throws LoreError `invalid_repo_name`.
+ * @throws LoreError `invalid_repo_name` or `repo_not_found`.
  */
-function repoPath(fullName: string): string {
-  const { owner, name } = parseRepoName(fullName);
-  return `${seg(owner)}/${seg(name)}`;
+function repoPath(fullName: string, bad: "refuse" | "not_found" = "not_found"): string {
+  let parts: { owner: string; name: string };
+  try {
+    parts = parseRepoName(fullName);
+  } catch (error) {
+    if (bad === "refuse") throw error;
+    throw new LoreError("repo_not_found", { repo: fullName });
+  }
+  return `${seg(parts.owner)}/${seg(parts.name)}`;
 }
 
 /** `?user=NAME` when a user is given. */
@@ -122,7 +131,7 @@ export function remoteAdmin(client: TeamClient): AdminPort {
       ),
     listRepos: async () => (await call<RepoWire[]>("GET", "/repos")).map(fromWireRepo),
     removeRepo: async (fullName) =>
-      (await call<{ path: string }>("DELETE", `/repos/${repoPath(fullName)}`)).path,
+      (await call<{ path: string }>("DELETE", `/repos/${repoPath(fullName, "refuse")}`)).path,
 
     protectBranch: async ({ repo, pattern, push, allowForcePush, requiredApprovals }) =>
       fromWireRule(
