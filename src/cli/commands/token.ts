@@ -21,7 +21,7 @@ const USAGE = [
   "lore token revoke <id>",
 ];
 
-/** `lore token create|list|revoke`: API tokens of the team server, in its database directly. */
+/** `lore token create|list|revoke`: API tokens of the team server, on its database or over its API. */
 export const tokenCommand: Command = {
   name: "token",
   summary: "team server: create (shown once), list and revoke API tokens",
