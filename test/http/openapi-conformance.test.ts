@@ -67,6 +67,8 @@ interface Answered {
 
 const PRIVATE = "acme/private";
 const UNKNOWN_ID = "0193ffff-0000-7000-8000-0000000000ff";
+const SSH_KEY =
+  "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEHPC22CP0SgbgA+KcJ0AbU0L+7hxhEAOnM89niL4v5P gleb@laptop\n";
 const ENTRY_OF_PRIVATE = IDS["acme/private"];
 const WRITE_DRAFT = {
   branch: "main",
@@ -725,6 +727,227 @@ describe("the OpenAPI document against real answers", () => {
         token: community.tokens.anna,
         status: 402,
         server: "community",
+      },
+    ]);
+  });
+
+  it("the administration: users, tokens, groups and members, access, keys, repositories, branch rules", async () => {
+    const admin = "/api/v1/admin";
+    const root = full.root;
+    const [, , , token] = await runAll([
+      { label: "list users", method: "GET", path: `${admin}/users`, token: root, status: 200 },
+      {
+        label: "list users, not an admin",
+        method: "GET",
+        path: `${admin}/users`,
+        token: full.anna,
+        status: 403,
+      },
+      {
+        label: "add a user",
+        method: "POST",
+        path: `${admin}/users`,
+        token: root,
+        body: { name: "gleb" },
+        status: 201,
+      },
+      {
+        label: "create a token",
+        method: "POST",
+        path: `${admin}/tokens`,
+        token: root,
+        body: { user: "gleb", scopes: ["knowledge:read"], expires: "30d", label: "laptop" },
+        status: 201,
+      },
+      {
+        label: "add a user that exists",
+        method: "POST",
+        path: `${admin}/users`,
+        token: root,
+        body: { name: "gleb" },
+        status: 409,
+      },
+      {
+        label: "add a user, a body over 1 MiB",
+        method: "POST",
+        path: `${admin}/users`,
+        token: root,
+        body: { name: "x".repeat(1024 * 1024 + 1) },
+        status: 413,
+      },
+      {
+        label: "list tokens of a user",
+        method: "GET",
+        path: `${admin}/tokens?user=gleb`,
+        token: root,
+        status: 200,
+      },
+    ]);
+    const tokenId = (JSON.parse(token?.text ?? "{}") as { token: { id: number } }).token.id;
+    const [, , key] = await runAll([
+      {
+        label: "revoke a token",
+        method: "DELETE",
+        path: `${admin}/tokens/${tokenId}`,
+        token: root,
+        status: 204,
+      },
+      {
+        label: "add a group",
+        method: "POST",
+        path: `${admin}/groups`,
+        token: root,
+        body: { name: "leads" },
+        status: 201,
+      },
+      {
+        label: "add a key",
+        method: "POST",
+        path: `${admin}/keys`,
+        token: root,
+        body: { user: "gleb", key: SSH_KEY },
+        status: 201,
+      },
+      {
+        label: "add a key that is none",
+        method: "POST",
+        path: `${admin}/keys`,
+        token: root,
+        body: { user: "gleb", key: "not a key" },
+        status: 400,
+      },
+      {
+        label: "list keys",
+        method: "GET",
+        path: `${admin}/keys?user=gleb`,
+        token: root,
+        status: 200,
+      },
+      { label: "list groups", method: "GET", path: `${admin}/groups`, token: root, status: 200 },
+      {
+        label: "add a member",
+        method: "PUT",
+        path: `${admin}/groups/leads/members/gleb`,
+        token: root,
+        status: 204,
+      },
+      {
+        label: "list members",
+        method: "GET",
+        path: `${admin}/groups/leads/members`,
+        token: root,
+        status: 200,
+      },
+      {
+        label: "members of no group",
+        method: "GET",
+        path: `${admin}/groups/nobody/members`,
+        token: root,
+        status: 404,
+      },
+      {
+        label: "take a member out",
+        method: "DELETE",
+        path: `${admin}/groups/leads/members/gleb`,
+        token: root,
+        status: 200,
+      },
+      {
+        label: "create a repository",
+        method: "POST",
+        path: `${admin}/repos`,
+        token: root,
+        body: { full_name: "acme/tools", public: false },
+        status: 201,
+      },
+      {
+        label: "list repositories",
+        method: "GET",
+        path: `${admin}/repos`,
+        token: root,
+        status: 200,
+      },
+      {
+        label: "grant a group",
+        method: "PUT",
+        path: `${admin}/repos/acme/tools/access/group:leads`,
+        token: root,
+        body: { level: "write" },
+        status: 200,
+      },
+      {
+        label: "list grants",
+        method: "GET",
+        path: `${admin}/repos/acme/tools/access`,
+        token: root,
+        status: 200,
+      },
+      {
+        label: "revoke a grant",
+        method: "DELETE",
+        path: `${admin}/repos/acme/tools/access/group:leads`,
+        token: root,
+        status: 200,
+      },
+      {
+        label: "protect a branch",
+        method: "PUT",
+        path: `${admin}/repos/acme/tools/protected-branches/main`,
+        token: root,
+        body: { push: ["gleb"], required_approvals: 1 },
+        status: 200,
+      },
+      {
+        label: "list branch rules",
+        method: "GET",
+        path: `${admin}/repos/acme/tools/protected-branches`,
+        token: root,
+        status: 200,
+      },
+      {
+        label: "unprotect a branch",
+        method: "DELETE",
+        path: `${admin}/repos/acme/tools/protected-branches/main`,
+        token: root,
+        status: 200,
+      },
+      {
+        label: "remove a repository",
+        method: "DELETE",
+        path: `${admin}/repos/acme/tools`,
+        token: root,
+        status: 200,
+      },
+      {
+        label: "remove a group",
+        method: "DELETE",
+        path: `${admin}/groups/leads`,
+        token: root,
+        status: 204,
+      },
+    ]);
+    const keyId = (JSON.parse(key?.text ?? "{}") as { id: number }).id;
+    await runAll([
+      {
+        label: "remove a key",
+        method: "DELETE",
+        path: `${admin}/keys/${keyId}`,
+        token: root,
+        status: 200,
+      },
+      {
+        label: "remove a user",
+        method: "DELETE",
+        path: `${admin}/users/gleb`,
+        token: root,
+        status: 204,
+      },
+      {
+        label: "remove a user that is none",
+        method: "DELETE",
+        path: `${admin}/users/gleb`,
+        token: root,
+        status: 404,
       },
     ]);
   });
