@@ -67,8 +67,6 @@ interface Answered {
 
 const PRIVATE = "acme/private";
 const UNKNOWN_ID = "0193ffff-0000-7000-8000-0000000000ff";
-const SSH_KEY =
-  "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEHPC22CP0SgbgA+KcJ0AbU0L+7hxhEAOnM89niL4v5P gleb@laptop\n";
 const ENTRY_OF_PRIVATE = IDS["acme/private"];
 const WRITE_DRAFT = {
   branch: "main",
@@ -731,69 +729,63 @@ describe("the OpenAPI document against real answers", () => {
     ]);
   });
 
-  it("the administration: users, tokens, groups and members, access, keys, repositories, branch rules", async () => {
+  it("the administration endpoints: a site admin with the admin scope, refusals", async () => {
+    const key =
+      "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEHPC22CP0SgbgA+KcJ0AbU0L+7hxhEAOnM89niL4v5P anna@laptop";
     const admin = "/api/v1/admin";
     const root = full.root;
-    const [, , , token] = await runAll([
-      { label: "list users", method: "GET", path: `${admin}/users`, token: root, status: 200 },
+    const tools = `${admin}/repos/acme/tools`;
+    const [, , token, , added] = await runAll([
       {
-        label: "list users, not an admin",
-        method: "GET",
+        label: "admin: add a user",
+        method: "POST",
+        path: `${admin}/users`,
+        token: root,
+        body: { name: "gleb" },
+        status: 201,
+      },
+      {
+        label: "admin: add a user, not a site admin",
+        method: "POST",
         path: `${admin}/users`,
         token: full.anna,
+        body: { name: "x" },
         status: 403,
       },
       {
-        label: "add a user",
-        method: "POST",
-        path: `${admin}/users`,
-        token: root,
-        body: { name: "gleb" },
-        status: 201,
-      },
-      {
-        label: "create a token",
+        label: "admin: create a token",
         method: "POST",
         path: `${admin}/tokens`,
         token: root,
-        body: { user: "gleb", scopes: ["knowledge:read"], expires: "30d", label: "laptop" },
+        body: { user: "gleb", scopes: ["repo:read"], expires: "30d", label: "ci" },
         status: 201,
       },
       {
-        label: "add a user that exists",
+        label: "admin: create a token, no such user",
         method: "POST",
-        path: `${admin}/users`,
+        path: `${admin}/tokens`,
         token: root,
-        body: { name: "gleb" },
+        body: { user: "nobody", scopes: ["repo:read"] },
+        status: 404,
+      },
+      {
+        label: "admin: register a key",
+        method: "POST",
+        path: `${admin}/keys`,
+        token: root,
+        body: { user: "gleb", key },
+        status: 201,
+      },
+      {
+        label: "admin: register it again",
+        method: "POST",
+        path: `${admin}/keys`,
+        token: root,
+        body: { user: "gleb", key },
         status: 409,
       },
       {
-        label: "add a user, a body over 1 MiB",
-        method: "POST",
-        path: `${admin}/users`,
-        token: root,
-        body: { name: "x".repeat(1024 * 1024 + 1) },
-        status: 413,
-      },
-      {
-        label: "list tokens of a user",
-        method: "GET",
-        path: `${admin}/tokens?user=gleb`,
-        token: root,
-        status: 200,
-      },
-    ]);
-    const tokenId = (JSON.parse(token?.text ?? "{}") as { token: { id: number } }).token.id;
-    const [, , key] = await runAll([
-      {
-        label: "revoke a token",
-        method: "DELETE",
-        path: `${admin}/tokens/${tokenId}`,
-        token: root,
-        status: 204,
-      },
-      {
-        label: "add a group",
+        label: "admin: add a group",
         method: "POST",
         path: `${admin}/groups`,
         token: root,
@@ -801,153 +793,192 @@ describe("the OpenAPI document against real answers", () => {
         status: 201,
       },
       {
-        label: "add a key",
-        method: "POST",
-        path: `${admin}/keys`,
-        token: root,
-        body: { user: "gleb", key: SSH_KEY },
-        status: 201,
-      },
-      {
-        label: "add a key that is none",
-        method: "POST",
-        path: `${admin}/keys`,
-        token: root,
-        body: { user: "gleb", key: "not a key" },
-        status: 400,
-      },
-      {
-        label: "list keys",
-        method: "GET",
-        path: `${admin}/keys?user=gleb`,
-        token: root,
-        status: 200,
-      },
-      { label: "list groups", method: "GET", path: `${admin}/groups`, token: root, status: 200 },
-      {
-        label: "add a member",
+        label: "admin: add a member",
         method: "PUT",
         path: `${admin}/groups/leads/members/gleb`,
         token: root,
         status: 204,
       },
       {
-        label: "list members",
+        label: "admin: create a repository",
+        method: "POST",
+        path: `${admin}/repos`,
+        token: root,
+        body: { full_name: "acme/tools", public: true, default_branch: "trunk" },
+        status: 201,
+      },
+      {
+        label: "admin: create it again",
+        method: "POST",
+        path: `${admin}/repos`,
+        token: root,
+        body: { full_name: "acme/tools" },
+        status: 409,
+      },
+      {
+        label: "admin: grant",
+        method: "PUT",
+        path: `${tools}/access/group:leads`,
+        token: root,
+        body: { level: "write" },
+        status: 200,
+      },
+      {
+        label: "admin: grant, unknown field",
+        method: "PUT",
+        path: `${tools}/access/gleb`,
+        token: root,
+        body: { levle: "write" },
+        status: 400,
+      },
+      {
+        label: "admin: protect",
+        method: "PUT",
+        path: `${tools}/protected-branches/${encodeURIComponent("release/*")}`,
+        token: root,
+        body: { push: ["gleb"], required_approvals: 1 },
+        status: 200,
+      },
+      {
+        label: "admin: list users",
+        method: "GET",
+        path: `${admin}/users`,
+        token: root,
+        status: 200,
+      },
+      { label: "admin: list users, no token", method: "GET", path: `${admin}/users`, status: 401 },
+      {
+        label: "admin: list tokens",
+        method: "GET",
+        path: `${admin}/tokens?user=gleb`,
+        token: root,
+        status: 200,
+      },
+      {
+        label: "admin: list groups",
+        method: "GET",
+        path: `${admin}/groups`,
+        token: root,
+        status: 200,
+      },
+      {
+        label: "admin: list members",
         method: "GET",
         path: `${admin}/groups/leads/members`,
         token: root,
         status: 200,
       },
       {
-        label: "members of no group",
+        label: "admin: list keys",
         method: "GET",
-        path: `${admin}/groups/nobody/members`,
+        path: `${admin}/keys?user=gleb`,
+        token: root,
+        status: 200,
+      },
+      {
+        label: "admin: list repositories",
+        method: "GET",
+        path: `${admin}/repos`,
+        token: root,
+        status: 200,
+      },
+      {
+        label: "admin: list grants",
+        method: "GET",
+        path: `${tools}/access`,
+        token: root,
+        status: 200,
+      },
+      {
+        label: "admin: list grants, no such repository",
+        method: "GET",
+        path: `${admin}/repos/acme/none/access`,
         token: root,
         status: 404,
       },
       {
-        label: "take a member out",
+        label: "admin: list rules",
+        method: "GET",
+        path: `${tools}/protected-branches`,
+        token: root,
+        status: 200,
+      },
+    ]);
+    const tokenId = (JSON.parse(token?.text ?? "{}") as { token: { id: number } }).token.id;
+    const keyId = (JSON.parse(added?.text ?? "{}") as { id: number }).id;
+    await runAll([
+      {
+        label: "admin: unprotect",
+        method: "DELETE",
+        path: `${tools}/protected-branches/${encodeURIComponent("release/*")}`,
+        token: root,
+        status: 200,
+      },
+      {
+        label: "admin: revoke a grant",
+        method: "DELETE",
+        path: `${tools}/access/group:leads`,
+        token: root,
+        status: 200,
+      },
+      {
+        label: "admin: remove a member",
         method: "DELETE",
         path: `${admin}/groups/leads/members/gleb`,
         token: root,
         status: 200,
       },
       {
-        label: "create a repository",
-        method: "POST",
-        path: `${admin}/repos`,
-        token: root,
-        body: { full_name: "acme/tools", public: false },
-        status: 201,
-      },
-      {
-        label: "list repositories",
-        method: "GET",
-        path: `${admin}/repos`,
-        token: root,
-        status: 200,
-      },
-      {
-        label: "grant a group",
-        method: "PUT",
-        path: `${admin}/repos/acme/tools/access/group:leads`,
-        token: root,
-        body: { level: "write" },
-        status: 200,
-      },
-      {
-        label: "list grants",
-        method: "GET",
-        path: `${admin}/repos/acme/tools/access`,
-        token: root,
-        status: 200,
-      },
-      {
-        label: "revoke a grant",
-        method: "DELETE",
-        path: `${admin}/repos/acme/tools/access/group:leads`,
-        token: root,
-        status: 200,
-      },
-      {
-        label: "protect a branch",
-        method: "PUT",
-        path: `${admin}/repos/acme/tools/protected-branches/main`,
-        token: root,
-        body: { push: ["gleb"], required_approvals: 1 },
-        status: 200,
-      },
-      {
-        label: "list branch rules",
-        method: "GET",
-        path: `${admin}/repos/acme/tools/protected-branches`,
-        token: root,
-        status: 200,
-      },
-      {
-        label: "unprotect a branch",
-        method: "DELETE",
-        path: `${admin}/repos/acme/tools/protected-branches/main`,
-        token: root,
-        status: 200,
-      },
-      {
-        label: "remove a repository",
-        method: "DELETE",
-        path: `${admin}/repos/acme/tools`,
-        token: root,
-        status: 200,
-      },
-      {
-        label: "remove a group",
+        label: "admin: remove a group",
         method: "DELETE",
         path: `${admin}/groups/leads`,
         token: root,
         status: 204,
       },
-    ]);
-    const keyId = (JSON.parse(key?.text ?? "{}") as { id: number }).id;
-    await runAll([
       {
-        label: "remove a key",
+        label: "admin: remove a key",
         method: "DELETE",
         path: `${admin}/keys/${keyId}`,
         token: root,
         status: 200,
       },
       {
-        label: "remove a user",
+        label: "admin: revoke a token",
+        method: "DELETE",
+        path: `${admin}/tokens/${tokenId}`,
+        token: root,
+        status: 204,
+      },
+      {
+        label: "admin: revoke it again",
+        method: "DELETE",
+        path: `${admin}/tokens/${tokenId}`,
+        token: root,
+        status: 404,
+      },
+      {
+        label: "admin: remove a repository",
+        method: "DELETE",
+        path: tools,
+        token: root,
+        status: 200,
+      },
+      {
+        label: "admin: remove a user",
         method: "DELETE",
         path: `${admin}/users/gleb`,
         token: root,
         status: 204,
       },
+    ]);
+    await runAll([
       {
-        label: "remove a user that is none",
-        method: "DELETE",
-        path: `${admin}/users/gleb`,
+        label: "admin: add a user, a body over 1 MiB",
+        method: "POST",
+        path: `${admin}/users`,
         token: root,
-        status: 404,
+        body: { name: "x".repeat(1024 * 1024 + 1) },
+        status: 413,
       },
     ]);
   });
