@@ -42,6 +42,9 @@ describe("lore license", () => {
     expect(help.stdout).toContain("lore license make --edition pro|max --licensee NAME");
     expect(help.stdout).toContain("lore license show [FILE] [--json]");
     expect((await lore(["--help"])).stdout).toMatch(/license\s+editions: make a licence key pair/);
+    const serve = (await lore(["serve", "--help"])).stdout;
+    expect(serve).toContain("comes from the licence file [server] license names");
+    expect(serve).toContain("license_invalid");
   });
 
   it("keygen writes private.pem 0600 and public.pem, and never overwrites them", async () => {
