@@ -155,6 +155,45 @@ describe("lore license", () => {
   });
 });
 
+describe("lore doctor checks the licence", () => {
+  it("a good one: no finding; a tampered one: license_invalid, exit 2; an expired one: license_expired, a warning", async () => {
+    configure(join(home.dir, "pro.json"));
+    const good = await lore(["doctor"], trusted);
+    expect(good.code).toBe(0);
+    expect(good.stdout).not.toContain("[license_");
+    configure(join(home.dir, "tampered.json"));
+    const bad = await lore(["doctor"], trusted);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toMatch(
+      /^error: the licence file .*tampered\.json is not valid: the signature does not match.* \[license_invalid\]$/m,
+    );
+    const old = join(home.dir, "old-for-doctor.json");
+    await lore([
+      "license",
+      "make",
+      "--edition",
+      "pro",
+      "--licensee",
+      "Old Co",
+      "--issued",
+      "2020-01-01",
+      "--expires",
+      "2020-06-30",
+      "--key",
+      join(keys, "private.pem"),
+      "--out",
+      old,
+    ]);
+    configure(old);
+    const expired = await lore(["doctor"], trusted);
+    expect(expired.code).toBe(0);
+    expect(expired.stdout).toContain(
+      `warning: the licence ${old} (Old Co) expired on 2020-06-30; the server runs the community edition [license_expired]`,
+    );
+    configure(undefined);
+  });
+});
+
 describe("lore serve with a licence", () => {
   /** `/healthz`, and the status of `stats/team` on a repository that does not exist. */
   const health = async (env: Record<string, string>) => {
