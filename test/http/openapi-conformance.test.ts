@@ -46,6 +46,8 @@ interface Call {
   /** Whose token (a secret), or none for a 401. */
   token?: string;
   body?: unknown;
+  /** A body sent as is (a malformed one), instead of `body` as JSON. */
+  rawBody?: string;
   headers?: Record<string, string>;
   /** The status the call must answer. */
   status: number;
@@ -134,6 +136,7 @@ async function run(call: Call): Promise<Answered> {
     method: call.method,
     headers,
     ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
+    ...(call.rawBody === undefined ? {} : { body: call.rawBody }),
   });
   const text = await response.text();
   const operation = operationOf(call.method, new URL(call.path, "http://x").pathname);
@@ -334,6 +337,13 @@ describe("the OpenAPI document against real answers", () => {
         status: 200,
       },
       {
+        label: "a file at a ref that is an option",
+        method: "GET",
+        path: repoPath("acme/public", "/raw/docs/readme.txt?ref=--output=x"),
+        token: main.tokens.vera,
+        status: 400,
+      },
+      {
         label: "a missing file",
         method: "GET",
         path: repoPath("acme/public", "/raw/docs/none.txt"),
@@ -510,6 +520,22 @@ describe("the OpenAPI document against real answers", () => {
         path: pulls,
         token: full.boris,
         body: { source: "feature/notes", title: "Mine", origin: "machine" },
+        status: 400,
+      },
+      {
+        label: "list merge requests of a state that is none",
+        method: "GET",
+        path: `${pulls}?state=someday`,
+        token: full.anna,
+        status: 400,
+      },
+      {
+        label: "open a merge request with a body that is not JSON",
+        method: "POST",
+        path: pulls,
+        token: full.boris,
+        headers: { "content-type": "application/json" },
+        rawBody: "{not json",
         status: 400,
       },
       {
