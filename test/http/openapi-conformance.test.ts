@@ -971,6 +971,16 @@ describe("the OpenAPI document against real answers", () => {
         status: 204,
       },
     ]);
+    await runAll([
+      {
+        label: "admin: add a user, a body over 1 MiB",
+        method: "POST",
+        path: `${admin}/users`,
+        token: root,
+        body: { name: "x".repeat(1024 * 1024 + 1) },
+        status: 413,
+      },
+    ]);
   });
 
   it("every paid address documents 402 and answers it on Community, also for a hidden repository", async () => {
