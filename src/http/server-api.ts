@@ -4,6 +4,7 @@ import type { KnowledgePort } from "../mcp/knowledge-port.js";
 import type { KnowledgeListingAnswer } from "../services/knowledge/list-knowledge.js";
 import type { DraftsApi, LimitsApi } from "./drafts-api.js";
 import type { PullsApi } from "./pulls-api.js";
+import type { StatsApi } from "./stats-api.js";
 
 /** One repository as `GET /api/v1/repos` lists it. */
 export interface RepoView {
@@ -59,6 +60,11 @@ export interface ServerApi {
   drafts: DraftsApi;
   /** Draft limits per user or group (`routes/limit-routes.ts`). */
   limits: LimitsApi;
+  /**
+   * Shown/read counters and the stats reports of hosted repositories (seed 004
+   * "Интерфейс"; `routes/stats-routes.ts`, the `/mcp` `knowledge_stats` tool).
+   */
+  stats: StatsApi;
   /** What `GET /healthz` reports besides `status: "ok"`. */
   health(): Record<string, unknown>;
   /** Merge requests of hosted repositories (`/api/v1/repos/{owner}/{name}/pulls…`). */

@@ -52,6 +52,7 @@ export class Counters {
   readonly #read;
   readonly #byUser;
   readonly #all;
+  readonly #one;
   #pending: PendingCount[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -78,6 +79,7 @@ export class Counters {
       last_shown_at AS lastShownAt, first_read_at AS firstReadAt, last_read_at AS lastReadAt`;
     this.#byUser = db.prepare(`SELECT ${columns} FROM counters WHERE user = ? ORDER BY entry_id`);
     this.#all = db.prepare(`SELECT ${columns} FROM counters ORDER BY user, entry_id`);
+    this.#one = db.prepare(`SELECT ${columns} FROM counters WHERE user = ? AND entry_id = ?`);
   }
 
   /**
@@ -123,6 +125,52 @@ export class Counters {
   }
 
   /**
+   * Writes counts at once, durably: the queued counts and these in one committed `BEGIN
+   * IMMEDIATE` transaction (waiting out the busy timeout while another process writes), so
+   * when it returns they survive a kill -9 of the process (seed 004: an answer of 200 to
+   * `shown` is durable). Inside a caller's transaction they join it instead (durable at its
+   * commit).
+   *
+   * @param kind - `shown` or `read`.
+   * @param user - whose counts.
+   * @param entryIds - one count each (a repeated id counts each time).
+   * @param now - when, ms since the epoch.
+   * @throws the SQLite error of the write (e.g. `SQLITE_BUSY` past the busy timeout):
+   *   nothing of it is written; the queued counts stay queued.
+   */
+  record(kind: "shown" | "read", user: string, entryIds: readonly string[], now: number): void {
+    if (this.#timer !== undefined) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
+    const batch = this.#pending;
+    this.#pending = [];
+    const write = () => {
+      this.#write(batch);
+      const statement = kind === "shown" ? this.#shown : this.#read;
+      for (const entryId of entryIds) statement.run({ user, entryId, now });
+    };
+    try {
+      if (this.#db.inTransaction) write();
+      else this.#db.transaction(write).immediate();
+    } catch (error) {
+      this.#pending = batch.concat(this.#pending).slice(0, MAX_PENDING);
+      if (this.#pending.length > 0) this.#arm();
+      throw error;
+    }
+  }
+
+  /**
+   * One user's stored counts of one entry (queued counts are not looked at: the durable
+   * writer, {@link record}, writes them first).
+   *
+   * @returns the row, or `undefined` when the user was never shown nor read it.
+   */
+  get(user: string, entryId: string): CounterRow | undefined {
+    return this.#one.get(user, entryId) as CounterRow | undefined;
+  }
+
+  /**
    * Writes the queued counts in one transaction, in the order they were counted.
    *
    * @param options - `wait: false` tries once without waiting out the busy timeout (the
@@ -139,13 +187,7 @@ export class Counters {
     const batch = this.#pending;
     this.#pending = [];
     try {
-      const write = () => {
-        for (const c of batch) {
-          const params = { user: c.user, entryId: c.entryId, now: c.now };
-          if (c.kind === "shown") this.#shown.run(params);
-          else this.#read.run(params);
-        }
-      };
+      const write = () => this.#write(batch);
       // Inside a caller's transaction the counts join it; else they get one of their own.
       if (this.#db.inTransaction) write();
       else if (options.wait === false) this.#writeNow(write);
@@ -153,6 +195,14 @@ export class Counters {
     } catch (error) {
       this.#pending = batch.concat(this.#pending).slice(0, MAX_PENDING);
       throw error;
+    }
+  }
+
+  #write(batch: readonly PendingCount[]): void {
+    for (const c of batch) {
+      const params = { user: c.user, entryId: c.entryId, now: c.now };
+      if (c.kind === "shown") this.#shown.run(params);
+      else this.#read.run(params);
     }
   }
 

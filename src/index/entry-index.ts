@@ -20,9 +20,12 @@ import { LoreError } from "../core/errors/lore-error.js";
 import { ContractLookup } from "./contract-lookup.js";
 import { type CounterRow, Counters, isBusy } from "./counters.js";
 import { DraftRows } from "./draft-rows.js";
+import { EntryUsage, type UsageOptions, type UsageRecord } from "./entry-usage.js";
 import { migrate } from "./migrate.js";
 import { openSqliteDatabase, type SqliteDatabase } from "./sqlite-database.js";
 import { TextSearch } from "./text-search.js";
+
+export type { UsageOptions, UsageRecord } from "./entry-usage.js";
 
 /** One file to store: an entry when `parsed` is given, else a skipped file with its report. */
 export interface FileRecord {
@@ -110,6 +113,11 @@ export interface OpenIndexOptions {
   mechanisms?: readonly string[];
   /** How bodies kept only in git are read back (see {@link BlobReader}). */
   readBlobs?: BlobReader;
+  /**
+   * The clock of the entries' ages (`entry_ages`, migration 7: when an id is first
+   * stored), ms since the epoch. Default `Date.now`.
+   */
+  now?: () => number;
 }
 
 /** An entry as stored, with where it lives and its file's report. */
@@ -180,6 +188,8 @@ export class EntryIndex {
   readonly #counters: Counters;
   readonly #sql;
   readonly #readBlobs: BlobReader;
+  readonly #now: () => number;
+  readonly #usage: EntryUsage;
   /** Bodies read from git ahead of a batch of drops ({@link preloadBodies}), by blob sha. */
   readonly #bodies = new Map<string, string>();
 
@@ -188,6 +198,8 @@ export class EntryIndex {
     this.#db = db;
     this.mechanisms = [...(options.mechanisms ?? KNOWN_MECHANISMS)].sort();
     this.#readBlobs = options.readBlobs ?? readBlobsSync;
+    this.#now = options.now ?? Date.now;
+    this.#usage = new EntryUsage(db);
     this.contracts = new ContractLookup(db);
     const contracts = this.contracts;
     this.text = new TextSearch(db, () => contracts.firedFileIds());
@@ -231,6 +243,9 @@ export class EntryIndex {
            unknown_keys, reachable, unmet_mechanisms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       insertText: p("INSERT INTO entry_text (rowid, summary, body) VALUES (?, ?, ?)"),
+      // The first storing of an id gives its age; a later one (a new version of the file,
+      // a draft becoming a file, a re-evaluation) keeps it.
+      touchAge: p("INSERT OR IGNORE INTO entry_ages (entry_id, first_seen_at) VALUES (?, ?)"),
       insertWord: p(
         "INSERT OR IGNORE INTO contract_words (first_stem, file_id, entry_id, word, stems) VALUES (?, ?, ?, ?, ?)",
       ),
@@ -421,6 +436,7 @@ export class EntryIndex {
       JSON.stringify(parsed.unmetMechanisms),
     );
     sql.insertText.run(fileId, doc.summaryText, doc.bodyText);
+    sql.touchAge.run(entry.id, this.#now());
     if (!parsed.reachable) return;
     for (const { word, stems } of doc.words) {
       sql.insertWord.run(
@@ -949,6 +965,77 @@ export class EntryIndex {
    */
   countRead(user: string, entryId: string, now: number = Date.now()): void {
     this.#counters.countRead(user, entryId, now);
+  }
+
+  /**
+   * Counts one showing of each entry to a user at once, durably (the team server: seed
+   * 004 «Чтение счётчиков всегда точное»; an answer of 200 survives a kill -9): the queued
+   * counts of this process and these are written in one committed `BEGIN IMMEDIATE`
+   * transaction before it returns. Synchronous. Inside a caller's transaction they join it.
+   *
+   * @param user - who was shown them.
+   * @param ids - the entries; a repeated id counts each time (the caller dedupes a batch).
+   * @param now - when, ms since the epoch.
+   * @throws the SQLite error of the write (`SQLITE_BUSY` when another process holds the
+   *   write lock past the busy timeout): nothing of it is counted.
+   */
+  recordShown(user: string, ids: readonly string[], now: number): void {
+    if (ids.length === 0) return;
+    this.#counters.record("shown", user, ids, now);
+  }
+
+  /**
+   * Counts one read of an entry by a user at once, durably (see {@link recordShown}).
+   *
+   * @param user - who opened it.
+   * @param id - the entry.
+   * @param now - when, ms since the epoch.
+   * @throws the SQLite error of the write, as {@link recordShown}.
+   */
+  recordRead(user: string, id: string, now: number): void {
+    this.#counters.record("read", user, [id], now);
+  }
+
+  /**
+   * One user's stored counts of one entry (after {@link recordShown}/{@link recordRead},
+   * exact; queued counts of `countShown` are not looked at).
+   *
+   * @returns the row, or `undefined` when the user was never shown nor read it.
+   */
+  counter(user: string, id: string): CounterRow | undefined {
+    return this.#counters.get(user, id);
+  }
+
+  /**
+   * The entries of a repository and of its drafts (`draft:<repo>`) with their counters,
+   * ages and reachability, ordered by path (seed 004 `stats/me`, `stats/team`,
+   * `stats/dead`). Queued counts of this process are written first (unless another writer
+   * holds the lock: the stored ones are answered, a read never waits on a writer).
+   *
+   * @param repo - the index repository name (`owner/name` of a hosted repository).
+   * @param options - `user`: only the entries this user was shown or read, with the user's
+   *   counts; absent: every entry, zeros included, everyone's counts summed. `limit`: most
+   *   records (ask for one more than shown to know whether the answer is cut).
+   * @returns one record per entry, at most `limit`.
+   */
+  usage(repo: string, options: UsageOptions): UsageRecord[] {
+    try {
+      this.#counters.flush({ wait: false });
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+    }
+    return this.#usage.usage(repo, options, this.#now());
+  }
+
+  /**
+   * The ids of a batch held by entries or drafts of a repository (`POST …/knowledge/shown`
+   * counts these and reports the others back).
+   *
+   * @param repo - the index repository name.
+   * @param ids - entry ids as given (compared exactly).
+   */
+  knownIds(repo: string, ids: readonly string[]): Set<string> {
+    return this.#usage.knownIds(repo, ids);
   }
 
   /**

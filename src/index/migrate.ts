@@ -8,6 +8,7 @@ import { migration003 } from "./migrations/003-word-keys.js";
 import { MIGRATION_004 } from "./migrations/004-repositories.js";
 import { MIGRATION_005 } from "./migrations/005-body-in-git.js";
 import { MIGRATION_006 } from "./migrations/006-drafts.js";
+import { migration007 } from "./migrations/007-entry-ages.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
 
 /** One migration: SQL to run, or a step that runs statements itself (in the transaction). */
@@ -24,6 +25,7 @@ export const MIGRATIONS: readonly Migration[] = [
   MIGRATION_004,
   MIGRATION_005,
   MIGRATION_006,
+  (db) => migration007(db),
 ];
 
 /** The schema version this build of Lore writes. */

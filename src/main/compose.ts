@@ -332,8 +332,10 @@ export async function composeLore(
       }
       if (roots.length > 0) await logRootRuns(lore, log, lang);
     },
-    recall: ({ knowledge_root_id, repo, ...args }) => {
+    recall: ({ knowledge_root_id, repo, count_shown, ...query }) => {
       pruneOnce();
+      // Local counts stay queued (`index/counters.ts`): a recall never waits on a write.
+      const args = { ...query, countShown: count_shown !== false };
       if (repo !== undefined && repo.trim() !== "") {
         return recallInRepo(index, { ...args, user, repo: resolveRepo(repo.trim()) });
       }

@@ -17,6 +17,7 @@ import type { Edition } from "../core/editions/edition.js";
 import { isLoreError, LoreError } from "../core/errors/lore-error.js";
 import { rootOfRepo, rootRepoName } from "../core/roots/root-repo-name.js";
 import { resolveRoot } from "../core/roots/root-resolution.js";
+import { DEFAULT_SHOWN_RATE_LIMIT } from "../core/stats/usage-stats.js";
 import type { DraftsApi } from "../http/drafts-api.js";
 import type { RepoView, ServerApi, UserView } from "../http/server-api.js";
 import type { EntryIndex } from "../index/entry-index.js";
@@ -33,6 +34,7 @@ import { mergeRequestCalls } from "../services/merge-requests/merge-request-call
 import { openMergeRequest } from "../services/merge-requests/open-merge-request.js";
 import type { Lore } from "./compose.js";
 import { createDraftsApi, createLimitsApi, type OpenMachineMergeRequest } from "./server-drafts.js";
+import { createStatsApi } from "./server-stats.js";
 
 /** A hosted repository as the index upkeep needs it. */
 export interface HostedRepo {
@@ -134,7 +136,7 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
   };
   const recallFor = async (principal: Principal, args: RecallArgs) => {
     const sources = await visibleSources(principal);
-    const { repo, knowledge_root_id, ...query } = args;
+    const { repo, knowledge_root_id, count_shown, ...query } = args;
     let within = sources;
     if (repo !== undefined && repo.trim() !== "") {
       const name = repo.trim();
@@ -147,7 +149,17 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
       const root = resolveRoot(roots, { knowledge_root_id });
       within = [rootRepoName(root.id)].filter((n) => sources.includes(n));
     }
-    return recallWithin(deps.index, { ...query, user: principal.user, repos: within });
+    // Counted for the token's user through the index's durable write, as `POST
+    // …/knowledge/shown` counts (seed 004: «Чтение счётчиков всегда точное»), unless the
+    // client marks shown itself (`count_shown: false`).
+    return recallWithin(deps.index, {
+      ...query,
+      user: principal.user,
+      repos: within,
+      now: now(),
+      countShown: count_shown !== false,
+      durableCounts: true,
+    });
   };
   const localPort = (principal: Principal): KnowledgePort | undefined =>
     principal.siteAdmin ? deps.local?.port : undefined;
@@ -240,6 +252,7 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
             now(),
             undefined,
             await visibleSources(principal),
+            { durableCounts: true },
           ),
         check: async (text, path) =>
           (await import("../core/entry/parse-entry.js")).parseEntry(
@@ -254,6 +267,14 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
       };
     },
     drafts,
+    stats: createStatsApi({
+      store: deps.store,
+      index: deps.index,
+      freshen: (repo) => deps.freshen(hosted(repo)),
+      edition: deps.edition ?? "community",
+      shownRateLimit: deps.shownRateLimit ?? DEFAULT_SHOWN_RATE_LIMIT,
+      now,
+    }),
     limits: createLimitsApi(deps.store),
     health: () => deps.health?.() ?? {},
     pulls: mergeRequestCalls({

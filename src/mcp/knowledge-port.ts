@@ -21,6 +21,12 @@ export interface RecallArgs {
   knowledge_root_id?: string;
   /** Only the entries of this repository: its identity or folder (`lore recall --repo`). */
   repo?: string;
+  /**
+   * Whether the listed entries are counted as shown to the caller (seed 004 "Интерфейс":
+   * shown/read counters). Default `true`; `false` for a client that marks shown itself
+   * (`POST …/knowledge/shown`), so a showing is not counted twice.
+   */
+  count_shown?: boolean;
 }
 
 /** A draft's content as the draft tools take it: the whole entry file, or its fields. */

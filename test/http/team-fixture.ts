@@ -18,8 +18,9 @@ import { initBareRepo } from "../../src/adapters/git-cli/init-bare.js";
 import { readFileAt } from "../../src/adapters/git-cli/read-file-at.js";
 import { runGit } from "../../src/adapters/git-cli/run-git.js";
 import type { Scope } from "../../src/core/access/rights.js";
+import type { Edition } from "../../src/core/editions/edition.js";
 import { createHttpApp } from "../../src/http/create-http-app.js";
-import type { HttpEnv } from "../../src/http/server-api.js";
+import type { HttpEnv, ServerApi } from "../../src/http/server-api.js";
 import { type EntryIndex, openIndex } from "../../src/index/entry-index.js";
 import { indexHostedRepo } from "../../src/main/index-hosted-repo.js";
 import { openServerStore } from "../../src/main/open-server.js";
@@ -65,6 +66,8 @@ export interface TeamFixture {
   store: ServerStore;
   index: EntryIndex;
   app: OpenAPIHono<HttpEnv>;
+  /** The server's API the application calls. */
+  api: ServerApi;
   /** Token secrets by user. */
   tokens: Record<"anna" | "boris" | "vera", string>;
   /** Pushes files onto a hosted repository's main branch (a new commit). */
@@ -80,6 +83,14 @@ export interface TeamFixtureOptions {
   extra?: Partial<Record<keyof typeof IDS, RepoFiles>>;
   /** Routes to mount as `lore serve`'s caller would (`HttpAppDeps.extraRoutes`). */
   extraRoutes?: (app: OpenAPIHono<HttpEnv>) => void;
+  /** The server's edition (`ServerApiDeps.edition`). Default: community. */
+  edition?: Edition;
+  /** `ServerApiDeps.shownRateLimit`. Default: 600. */
+  shownRateLimit?: number;
+  /** The server's clock (`ServerApiDeps.now`). Default: `Date.now`. */
+  now?: () => number;
+  /** The index's clock of entry ages (`OpenIndexOptions.now`). Default: `Date.now`. */
+  indexNow?: () => number;
 }
 
 /**
@@ -92,7 +103,10 @@ export async function startTeamFixture(options: TeamFixtureOptions = {}): Promis
   const root = mkdtempSync(join(tmpdir(), "lore-team-"));
   const data = join(root, "data");
   const store = await openServerStore(data);
-  const index = openIndex(join(root, "index.db"));
+  const index = openIndex(
+    join(root, "index.db"),
+    options.indexNow === undefined ? {} : { now: options.indexNow },
+  );
   const now = Date.now();
   const tokens = {} as Record<"anna" | "boris" | "vera", string>;
   for (const name of ["anna", "boris", "vera"] as const) {
@@ -141,6 +155,9 @@ export async function startTeamFixture(options: TeamFixtureOptions = {}): Promis
     dataDir: data,
     freshen: indexHostedRepo(index),
     readFile: readFileAt,
+    ...(options.edition === undefined ? {} : { edition: options.edition }),
+    ...(options.shownRateLimit === undefined ? {} : { shownRateLimit: options.shownRateLimit }),
+    ...(options.now === undefined ? {} : { now: options.now }),
   });
   const app = createHttpApp({
     api,
@@ -158,6 +175,7 @@ export async function startTeamFixture(options: TeamFixtureOptions = {}): Promis
     store,
     index,
     app,
+    api,
     tokens,
     push,
     async close() {

@@ -60,8 +60,12 @@ export interface EntryView {
  *   caller may read, seed 004 "Интерфейс"); applied in SQL, so a holder outside the set is
  *   neither opened nor counted in `ambiguous_id`: the id is `entry_not_found` as for a
  *   missing one. Default: every source.
+ * @param options - `durableCounts: true` commits the read before answering
+ *   (`EntryIndex.recordRead`: the team server, where an answer means the count is durable);
+ *   default: queued (`EntryIndex.countRead`, local `lore mcp`).
  * @throws LoreError `entry_not_found` when no stored file (of `allowed`) holds the id;
- *   `ambiguous_id` when entries of several sources hold it and `repo` does not name one.
+ *   `ambiguous_id` when entries of several sources hold it and `repo` does not name one;
+ *   the SQLite error of a durable write.
  */
 export function getEntry(
   index: EntryIndex,
@@ -70,6 +74,7 @@ export function getEntry(
   now?: number,
   repo?: string,
   allowed?: readonly string[],
+  options: { durableCounts?: boolean } = {},
 ): EntryView {
   // Entry ids are held in lower case (the parser folds them): `01A2…` names the same entry.
   // Other ids (a root's `note:<root>:<path>`) keep their case.
@@ -97,7 +102,8 @@ export function getEntry(
       { data: { repos } },
     );
   }
-  index.countRead(user, entry.id, now ?? Date.now());
+  if (options.durableCounts === true) index.recordRead(user, entry.id, now ?? Date.now());
+  else index.countRead(user, entry.id, now ?? Date.now());
   const model: Entry = {
     id: entry.id,
     contract: entry.contract,

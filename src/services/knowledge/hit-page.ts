@@ -265,23 +265,37 @@ export function textHits(
   return hits;
 }
 
+/** How a recall counts its listed entries as shown (see {@link countShown}). */
+export interface ShownCounting {
+  /** Who is asking. */
+  user: string;
+  /** The time of the showing, ms since the epoch. Default: now. */
+  now?: number;
+  /** `false`: nothing is counted (a client that marks shown itself). Default `true`. */
+  countShown?: boolean;
+  /**
+   * `true`: written and committed before the answer (`EntryIndex.recordShown`; the team
+   * server, where an answer means the count is durable and exact). Default: queued
+   * (`EntryIndex.countShown`, written shortly after; local `lore mcp`).
+   */
+  durableCounts?: boolean;
+}
+
 /**
- * Counts the page's entries as shown to the asking user.
+ * Counts the page's entries as shown to the asking user, unless
+ * `countShown` is `false`.
  *
  * @param index - the index.
- * @param input - `user`, and `now` (ms since the epoch; default: now).
+ * @param input - see {@link ShownCounting}.
  * @param page - the answer about to be returned.
  * @returns `page`, unchanged.
+ * @throws the SQLite error of a durable write (the answer is then not given).
  */
-export function countShown<T extends HitPage>(
-  index: EntryIndex,
-  input: { user: string; now?: number },
-  page: T,
-): T {
-  index.countShown(
-    input.user,
-    page.hits.map((hit) => hit.id),
-    input.now ?? Date.now(),
-  );
+export function countShown<T extends HitPage>(index: EntryIndex, input: ShownCounting, page: T): T {
+  if (input.countShown === false) return page;
+  const ids = page.hits.map((hit) => hit.id);
+  const now = input.now ?? Date.now();
+  if (input.durableCounts === true) index.recordShown(input.user, ids, now);
+  else index.countShown(input.user, ids, now);
   return page;
 }
