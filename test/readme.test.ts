@@ -3,11 +3,13 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { DOCTOR_CODES } from "../src/cli/commands/doctor.js";
+import { exitCodeFor } from "../src/cli/exit-codes.js";
 import { NOTICE_CODES } from "../src/cli/notice-codes.js";
 import { DIAGNOSTIC_CODES } from "../src/core/entry/diagnostic.js";
 import { parseEntry } from "../src/core/entry/parse-entry.js";
-import { ERROR_CODES } from "../src/core/errors/lore-error.js";
+import { ERROR_CODES, type ErrorCode, LoreError } from "../src/core/errors/lore-error.js";
 import { IMPORT_SKIP_MESSAGES } from "../src/core/import/import-rule-skip.js";
+import { statusOf } from "../src/http/http-status.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const README = readFileSync(join(ROOT, "README.md"), "utf8");
@@ -52,6 +54,28 @@ describe("README", () => {
   it("lists every error code", () => {
     for (const code of Object.keys(ERROR_CODES)) {
       expect(README).toMatch(new RegExp(`\\| \`${code}\` +\\|`));
+    }
+  });
+
+  it("gives every error code its CLI exit code and the HTTP status the server answers it with", () => {
+    const section = README.split("### Error codes")[1]?.split("\n### ")[0] ?? "";
+    expect(section).toContain("| code | exit | HTTP | meaning |");
+    const rows = new Map(
+      [...section.matchAll(/^\| `(\w+)` \| (\d+) \| (\d{3}) \|/gm)].map((m) => [
+        m[1] ?? "",
+        { exit: Number(m[2]), http: Number(m[3]) },
+      ]),
+    );
+    expect(rows.get("rate_limited")).toEqual({ exit: 6, http: 429 });
+    expect(rows.get("license_required")).toEqual({ exit: 5, http: 402 });
+    expect(rows.get("request_too_large")).toEqual({ exit: 2, http: 413 });
+    expect(rows.get("batch_too_large")).toEqual({ exit: 2, http: 400 });
+    for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
+      const error = new LoreError(code);
+      expect(rows.get(code), code).toEqual({
+        exit: exitCodeFor(error.kind),
+        http: statusOf(error),
+      });
     }
   });
 

@@ -105,3 +105,14 @@ export const ERROR_RESPONSES = {
     content: { "application/json": { schema: ErrorSchema } },
   },
 } as const;
+
+/**
+ * The extra refusal of a route that takes a request body: a body over 1 MiB
+ * (`MAX_API_BODY_BYTES`, `api-body-limit.ts`) is 413 `request_too_large`, read no further.
+ */
+export const BODY_TOO_LARGE = {
+  413: {
+    description: "`request_too_large`: the body is over 1 MiB; it was read no further",
+    content: { "application/json": { schema: ErrorSchema } },
+  },
+} as const;

@@ -69,7 +69,11 @@ export interface LimitsApi {
    *   `limit_not_found` (none set: the default applies).
    */
   get(principal: Principal, subject: LimitSubject): Promise<LimitView>;
-  /** Sets or replaces the limit. @throws LoreError as {@link LimitsApi.get} but `limit_not_found`. */
+  /**
+   * Sets or replaces the limit: the Max edition only (seed 004 editions).
+   * @throws LoreError `license_required` (HTTP 402, below Max; before any other check), then
+   *   as {@link LimitsApi.get} but `limit_not_found`.
+   */
   set(principal: Principal, subject: LimitSubject, limit: number): Promise<LimitView>;
   /** Removes it (the default applies again). @throws LoreError as {@link LimitsApi.get}. */
   remove(principal: Principal, subject: LimitSubject): Promise<void>;

@@ -27,9 +27,21 @@ export function langOf(c: Context): Lang {
 }
 
 /**
+ * The `Retry-After` of a 429 (RFC 9110 §10.2.3, delay-seconds): `data.retry_after` of the
+ * refusal rounded up to a whole second, at least 1; `undefined` when the refusal has none.
+ *
+ * @param error - a `rate_limited` refusal.
+ */
+export function retryAfterOf(error: LoreError): string | undefined {
+  const seconds = error.data.retry_after;
+  if (typeof seconds !== "number" || !Number.isFinite(seconds)) return undefined;
+  return String(Math.max(1, Math.ceil(seconds)));
+}
+
+/**
  * The response of a refusal: its status ({@link statusOf}), the JSON body in the request's
- * language, and for a 401 the `WWW-Authenticate` challenge (Basic on git paths, Bearer
- * elsewhere).
+ * language, for a 401 the `WWW-Authenticate` challenge (Basic on git paths, Bearer
+ * elsewhere), for a 429 `Retry-After` seconds ({@link retryAfterOf}).
  *
  * @param c - the request's context.
  * @param error - the refusal.
@@ -40,6 +52,8 @@ export function refusal(c: Context, error: LoreError): Response {
   if (status === 401) {
     headers["www-authenticate"] = isGitPath(c.req.path) ? BASIC_CHALLENGE : BEARER_CHALLENGE;
   }
+  const retryAfter = status === 429 ? retryAfterOf(error) : undefined;
+  if (retryAfter !== undefined) headers["retry-after"] = retryAfter;
   return new Response(JSON.stringify(errorBody(error, langOf(c))), { status, headers });
 }
 

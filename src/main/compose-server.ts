@@ -14,6 +14,7 @@ import {
   DEFAULT_GIT_SERVICE_LIMITS,
 } from "../adapters/git-cli/spawn-git-service.js";
 import { SCOPES } from "../core/access/rights.js";
+import type { LicenceState } from "../core/editions/edition.js";
 import type { Lang } from "../core/errors/localized-text.js";
 import { LoreError } from "../core/errors/lore-error.js";
 import { accountNameFrom } from "../core/repos/repo-name.js";
@@ -33,6 +34,7 @@ import { startSshServer } from "../ssh/ssh-server.js";
 import type { Lore, ServedIndex } from "./compose.js";
 import { hookInstallOptions } from "./compose-hook.js";
 import { indexHostedRepo } from "./index-hosted-repo.js";
+import { licenceWarning, loadLicence } from "./load-licence.js";
 import { openServerStore } from "./open-server.js";
 import { createServerApi, type HostedRepo, rootsForbidden } from "./server-api.js";
 
@@ -70,6 +72,11 @@ export interface TeamServerOptions {
     app: OpenAPIHono<HttpEnv>,
     server: { store: ServerStore; dataDir: string },
   ) => void;
+  /**
+   * The licence's state (seed 004 editions). Default: {@link loadLicence} of `[server]
+   * license` with `LORE_LICENSE_PUBLIC_KEY` of the process's environment.
+   */
+  licence?: LicenceState;
 }
 
 /** A running team server. */
@@ -81,6 +88,8 @@ export interface TeamServer {
   port: number;
   /** The server's records. */
   store: ServerStore;
+  /** The edition it runs and why (also `license` of `GET /healthz`). */
+  licence: LicenceState;
   /** The SSH server's port; absent when it is off. */
   sshPort?: number;
   dataDir: string;
@@ -96,12 +105,18 @@ export interface TeamServer {
  * the local sources.
  *
  * @param options - see {@link TeamServerOptions}.
- * @throws LoreError `listen_needs_auth` (a non-loopback host and no user with a token),
- *   `address_in_use`, `invalid_input` (a port or host this user cannot listen on),
+ * The licence is checked first: a bad one stops the start before anything is opened; an
+ * expired one is logged and the server runs the Community edition.
+ *
+ * @throws LoreError `license_invalid` (`[server] license` is not a valid licence),
+ *   `listen_needs_auth` (a non-loopback host and no user with a token), `address_in_use`, `invalid_input` (a port or host this user cannot listen on),
  *   `index_failed`.
  */
 export async function startTeamServer(options: TeamServerOptions): Promise<TeamServer> {
   const { lore, log, lang } = options;
+  const licence = options.licence ?? (await loadLicence(lore.settings.server.license, process.env));
+  const warning = licenceWarning(licence, lore.settings.server.license ?? "", lang);
+  if (warning !== undefined) log(warning);
   const dataDir = lore.settings.server.data;
   const loopbackOnly = isLoopback(options.host);
   const store = await openServerStore(dataDir);
@@ -142,8 +157,12 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
               : served.ready.then(() => served?.fresh(signal)),
         },
       },
-      health: () => ({ version: options.version, indexing }),
+      health: () => ({ version: options.version, indexing, license: licence }),
       log,
+      edition: licence.edition,
+      ...(lore.settings.server.shownRateLimit === undefined
+        ? {}
+        : { shownRateLimit: lore.settings.server.shownRateLimit }),
     });
     const app = createHttpApp({
       api,
@@ -195,6 +214,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
       base,
       port,
       store,
+      licence,
       dataDir,
       ...(sshServer === undefined ? {} : { sshPort: sshServer.port }),
       close: async () => {

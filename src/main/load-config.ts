@@ -51,9 +51,20 @@ export interface LoreSettings {
   /**
    * `lore serve`: address (defaults `127.0.0.1`, `7377`), data folder (`[server] data`,
    * default `$XDG_DATA_HOME/lore/server`) and SSH port (`[server] ssh_port`, default `7378`,
-   * `0` = off); the team server a client uses (`[server] url`, absent = local mode).
+   * `0` = off); the team server a client uses (`[server] url`, absent = local mode); the
+   * licence file (`[server] license`, absolute: relative to the configuration file; absent =
+   * Community) and the `shown` calls per token per minute (`[server] shown_rate_limit`,
+   * absent = the default 600, `0` = no limit).
    */
-  server: { host: string; port: number; data: string; sshPort: number; url?: string };
+  server: {
+    host: string;
+    port: number;
+    data: string;
+    sshPort: number;
+    url?: string;
+    license?: string;
+    shownRateLimit?: number;
+  };
   /**
    * The knowledge roots of `[knowledge]` (knowledge roots, seed 003): primary, named, read-only, in that
    * order; absent when the file has no `[knowledge]` table. Paths: `~` expanded, relative
@@ -250,6 +261,10 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoreSettings {
       data: file.server?.data ?? join(dataHome(env), "lore", "server"),
       sshPort: file.server?.ssh_port ?? CONFIG_DEFAULTS.sshPort,
       ...(file.server?.url === undefined ? {} : { url: file.server.url.replace(/\/+$/, "") }),
+      ...(file.server?.license === undefined ? {} : { license: file.server.license }),
+      ...(file.server?.shown_rate_limit === undefined
+        ? {}
+        : { shownRateLimit: file.server.shown_rate_limit }),
     },
   };
   if (env.LORE_DB) {
@@ -317,8 +332,11 @@ function resolveLayerPaths(value: ConfigFile, base: string, env: LoreEnv): Confi
     if (value.index.database !== undefined) out.index.database = toPath(value.index.database);
     if (value.index.repos !== undefined) out.index.repos = value.index.repos.map(toPath);
   }
-  if (value.server?.data !== undefined)
-    out.server = { ...value.server, data: toPath(value.server.data) };
+  if (value.server !== undefined) {
+    out.server = { ...value.server };
+    if (value.server.data !== undefined) out.server.data = toPath(value.server.data);
+    if (value.server.license !== undefined) out.server.license = toPath(value.server.license);
+  }
   if (value.knowledge !== undefined) {
     const k = value.knowledge;
     out.knowledge = {};

@@ -267,6 +267,7 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
       };
     },
     drafts,
+<<<<<<< HEAD
     stats: createStatsApi({
       store: deps.store,
       index: deps.index,
@@ -276,6 +277,9 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
       now,
     }),
     limits: createLimitsApi(deps.store),
+=======
+    limits: createLimitsApi(deps.store, deps.edition ?? "community"),
+>>>>>>> api
     health: () => deps.health?.() ?? {},
     pulls: mergeRequestCalls({
       store: deps.store,

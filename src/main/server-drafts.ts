@@ -14,6 +14,7 @@ import { bareDeliveryTarget } from "../adapters/git-cli/bare-delivery-target.js"
 import type { Principal } from "../core/access/rights.js";
 import { DRAFT_LIMIT_DEFAULT, type DraftDelivery } from "../core/drafts/draft.js";
 import { draftView } from "../core/drafts/draft-view.js";
+import { type Edition, PAID_FEATURES, requireEdition } from "../core/editions/edition.js";
 import { isLoreError, LoreError } from "../core/errors/lore-error.js";
 import { decideBranchPush } from "../core/push/branch-protection.js";
 import type { DraftsApi, LimitSubject, LimitsApi, LimitView } from "../http/drafts-api.js";
@@ -185,11 +186,14 @@ async function isStaleDelivery(
 }
 
 /**
- * Builds the limits part of the server's API (site admins only).
+ * Builds the limits part of the server's API (site admins only). Reading and removing a
+ * limit work in every edition; setting one (PUT) needs Max (seed 004 editions).
  *
  * @param store - the server's records.
+ * @param edition - the server's edition: `set` refuses `license_required` (HTTP 402) below
+ *   Max, before the rights check.
  */
-export function createLimitsApi(store: ServerStore): LimitsApi {
+export function createLimitsApi(store: ServerStore, edition: Edition): LimitsApi {
   const resolve = async (principal: Principal, subject: LimitSubject): Promise<Subject> => {
     if (!principal.siteAdmin) {
       throw new LoreError(
@@ -222,6 +226,9 @@ export function createLimitsApi(store: ServerStore): LimitsApi {
       return { kind: subject.kind, name: subject.name, limit };
     },
     async set(principal, subject, limit): Promise<LimitView> {
+      // A paid address (seed 004: «заведение пределов черновиков (Max)»): refused whole,
+      // before any rights or lookups, so a refusal says nothing else.
+      requireEdition(edition, PAID_FEATURES.set_draft_limit);
       await store.setDraftLimit(await resolve(principal, subject), limit);
       return { kind: subject.kind, name: subject.name, limit };
     },

@@ -6,7 +6,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { DRAFTS_PER_PAGE } from "../../core/drafts/draft.js";
 import { LoreError } from "../../core/errors/lore-error.js";
-import { ERROR_RESPONSES, ErrorSchema, RepoParamsSchema } from "../api-schemas.js";
+import { BODY_TOO_LARGE, ERROR_RESPONSES, ErrorSchema, RepoParamsSchema } from "../api-schemas.js";
 import { strictHook } from "../body-refusal.js";
 import {
   DELIVER_BODY_FIELDS,
@@ -62,6 +62,7 @@ const writeRoute = createRoute({
     201: { description: "The draft", content: { "application/json": { schema: DraftSchema } } },
     ...ERROR_RESPONSES,
     ...conflict,
+    ...BODY_TOO_LARGE,
   },
 });
 
@@ -91,6 +92,7 @@ const deliverRoute = createRoute({
     },
     ...ERROR_RESPONSES,
     ...conflict,
+    ...BODY_TOO_LARGE,
   },
 });
 

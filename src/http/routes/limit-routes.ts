@@ -1,10 +1,11 @@
 /**
  * The draft-limit endpoints (seed 004 "Интерфейс", "Пределы"): `GET·PUT·DELETE
  * /api/v1/admin/knowledge/limits/{users|groups}/{id}` — a user's or a group's limit of
- * drafts held at once. Site admins only; the edition rule for PUT comes with the editions.
+ * drafts held at once. Site admins only; GET and DELETE in every edition, PUT in Max only
+ * (402 `license_required` below it, seed 004 editions).
  */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { ERROR_RESPONSES } from "../api-schemas.js";
+import { BODY_TOO_LARGE, ERROR_RESPONSES, ErrorSchema } from "../api-schemas.js";
 import { strictHook } from "../body-refusal.js";
 import { LimitBodySchema, LimitParamsSchema, LimitSchema } from "../draft-schemas.js";
 import type { LimitSubject, LimitsApi } from "../drafts-api.js";
@@ -28,13 +29,22 @@ const getRoute = createRoute({
 const putRoute = createRoute({
   method: "put",
   path,
-  summary: "Set a user's or group's draft limit (site admin)",
+  summary: "Set a user's or group's draft limit (site admin; Max edition)",
   security,
   request: {
     params: LimitParamsSchema,
     body: { content: { "application/json": { schema: LimitBodySchema } }, required: true },
   },
-  responses: { ...answer, ...ERROR_RESPONSES },
+  responses: {
+    ...answer,
+    ...ERROR_RESPONSES,
+    ...BODY_TOO_LARGE,
+    402: {
+      description:
+        "`license_required`: the server's edition is not Max (data: feature `set_draft_limit`, edition, edition_needed)",
+      content: { "application/json": { schema: ErrorSchema } },
+    },
+  },
 });
 
 const deleteRoute = createRoute({

@@ -6,7 +6,7 @@
  * 400 `unknown_field` naming it. Rights are checked by the {@link PullsApi}.
  */
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import { ERROR_RESPONSES, ErrorSchema, RepoParamsSchema } from "../api-schemas.js";
+import { BODY_TOO_LARGE, ERROR_RESPONSES, ErrorSchema, RepoParamsSchema } from "../api-schemas.js";
 import type { PullsApi } from "../pulls-api.js";
 import type { HttpEnv } from "../server-api.js";
 
@@ -113,6 +113,7 @@ const openRoute = createRoute({
       content: { "application/json": { schema: PullSchema } },
     },
     ...refusals,
+    ...BODY_TOO_LARGE,
   },
 });
 
