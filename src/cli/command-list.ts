@@ -147,6 +147,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./commands/serve.js")).serveCommand,
   },
   {
+    name: "license",
+    summary: "editions: make a licence key pair, sign a licence, show a licence file",
+    load: async () => (await import("./commands/license.js")).licenseCommand,
+  },
+  {
     name: "user",
     summary: "team server: add, list and remove users (lore user add anna)",
     load: async () => (await import("./commands/user.js")).userCommand,

@@ -5,6 +5,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openIndex } from "../../src/index/entry-index.js";
+import { useTestLicence } from "../helpers/test-licence.js";
 import { runGitClient } from "./git-client.js";
 import type { LoreRun } from "./run-lore.js";
 import { isolatedEnv, LORE_BIN, runLore } from "./run-lore.js";
@@ -98,6 +99,8 @@ async function restart(): Promise<void> {
 
 beforeAll(async () => {
   home = isolatedEnv();
+  // Setting a draft limit (PUT) is the Max edition's.
+  useTestLicence(home.env, "max");
   await restart();
   await lore(["repo", "create", "acme/app"]);
   for (const user of ["anna", "boris", "carol", "dora", "erik"]) {

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bareRepoPath } from "../../src/services/access/hosted-repos.js";
+import { useTestLicence } from "../helpers/test-licence.js";
 import { isolatedEnv, runLore } from "./run-lore.js";
 import { type ServedLore, startServe } from "./serve-lore.js";
 
@@ -117,6 +118,8 @@ async function checkInvariants(): Promise<{ delivered: number; files: number }> 
 
 beforeAll(async () => {
   home = isolatedEnv();
+  // Setting a draft limit (PUT) is the Max edition's.
+  useTestLicence(home.env, "max");
   served = await startServe(["--port", "0"], { cwd: home.dir, env: home.env });
   const lore = async (args: string[]) => {
     const run = await runLore(args, { cwd: home.dir, env: home.env });

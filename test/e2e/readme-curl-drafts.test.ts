@@ -5,6 +5,7 @@ import { runGit } from "../../src/adapters/git-cli/run-git.js";
 import { openServerStore } from "../../src/main/open-server.js";
 import { bareRepoPath, createRepo } from "../../src/services/access/hosted-repos.js";
 import { makeRepo, type TestRepo } from "../helpers/make-repo.js";
+import { useTestLicence } from "../helpers/test-licence.js";
 import { ROLLBACK } from "./fixture-entries.js";
 import { type CurlAnswer, readmeCurlLines, runReadmeCurl } from "./readme-curl-lines.js";
 import { isolatedEnv, runLore } from "./run-lore.js";
@@ -22,6 +23,8 @@ let draftId = "";
 
 beforeAll(async () => {
   sandbox = isolatedEnv();
+  // The README's PUT of a draft limit needs the Max edition: a Max test licence.
+  useTestLicence(sandbox.env, "max");
   const data = join(sandbox.dir, "data", "lore", "server");
   const store = await openServerStore(data);
   await createRepo(

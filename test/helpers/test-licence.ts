@@ -3,7 +3,7 @@
  * Ed25519 key pair whose public key goes into `LORE_LICENSE_PUBLIC_KEY`, and a licence file
  * signed by its private key. Licences the tests make are test licences (`test: true`).
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -65,4 +65,25 @@ export function makeTestLicenceKey(): TestLicenceKey {
       return path;
     },
   };
+}
+
+/**
+ * Makes a `lore serve` spawned with `env` run `edition`: a test key whose public key goes
+ * into `env.LORE_LICENSE_PUBLIC_KEY`, a licence file beside the user's configuration, and
+ * `[server] license` naming it in `$XDG_CONFIG_HOME/lore/lore.toml` (written; the tests
+ * using this helper have no other configuration there). Changes `env` in place.
+ *
+ * @returns the key (to make more licences) and the licence's path.
+ */
+export function useTestLicence(
+  env: Record<string, string>,
+  edition: LicensedEdition,
+): { key: TestLicenceKey; path: string } {
+  const key = makeTestLicenceKey();
+  const folder = join(env.XDG_CONFIG_HOME ?? join(env.HOME ?? key.dir, ".config"), "lore");
+  mkdirSync(folder, { recursive: true });
+  const path = key.write({ edition });
+  writeFileSync(join(folder, "lore.toml"), `[server]\nlicense = ${JSON.stringify(path)}\n`);
+  env.LORE_LICENSE_PUBLIC_KEY = key.publicPem;
+  return { key, path };
 }

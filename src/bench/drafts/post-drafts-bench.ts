@@ -1,8 +1,8 @@
 /**
  * The draft-write bench (the issue's bench: "`POST …/drafts` p50/p99 and drafts/s with 20
  * concurrent writers"). Spawns a real `lore serve` (`dist/cli/main.js`) on 127.0.0.1 in a
- * temp folder, creates `acme/bench` and raises the owner's draft limit, then runs, with 20
- * concurrent keep-alive clients over real HTTP:
+ * temp folder with a Max test licence, creates `acme/bench` and raises the owner's draft
+ * limit (a Max address), then runs, with 20 concurrent keep-alive clients over real HTTP:
  *
  * - the baseline: `GET /healthz` (no index, no database) under the same load;
  * - `POST /api/v1/repos/acme/bench/knowledge/drafts` with a title, a body (~600 bytes) and
@@ -16,7 +16,7 @@
  * 4,000), `BENCH_WRITERS=N` the concurrent writers (default 20).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -40,7 +40,32 @@ function envOf(dir: string): Record<string, string> {
     LORE_DB: join(dir, "index.db"),
     LORE_USER: "bench",
     LORE_LANG: "en",
+    // The Max test licence of maxLicence (raising a draft limit is the Max edition's).
+    LORE_LICENSE_PUBLIC_KEY: join(dir, "keys", "public.pem"),
   };
+}
+
+/**
+ * Gives the server a Max test licence the way the README says: `lore license keygen`, `lore
+ * license make`, `[server] license` in the user's lore.toml.
+ */
+async function maxLicence(dir: string): Promise<void> {
+  const config = join(dir, "config", "lore");
+  mkdirSync(config, { recursive: true });
+  await lore(dir, ["license", "keygen", "--out", join(dir, "keys")]);
+  await lore(dir, [
+    "license",
+    "make",
+    "--edition",
+    "max",
+    "--licensee",
+    "bench",
+    "--key",
+    join(dir, "keys", "private.pem"),
+    "--out",
+    join(config, "licence.json"),
+  ]);
+  writeFileSync(join(config, "lore.toml"), '[server]\nlicense = "licence.json"\n');
 }
 
 async function serve(dir: string): Promise<Served> {
@@ -142,6 +167,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "lore-post-drafts-bench-"));
   let served: Served | undefined;
   try {
+    await maxLicence(dir);
     served = await serve(dir);
     await lore(dir, ["repo", "create", "acme/bench"]);
     const { port, token } = served;

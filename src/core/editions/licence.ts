@@ -220,10 +220,16 @@ export function parseLicence(
     const key = licencePublicKey(trusted.key, trusted.test ? "LORE_LICENSE_PUBLIC_KEY" : path);
     if (crypto.verify(null, message, key, bytes)) return { licence, test: trusted.test };
   }
+  const hint = keys.some((k) => k.test)
+    ? { en: "", ru: "" }
+    : {
+        en: "; a test licence needs its public key in LORE_LICENSE_PUBLIC_KEY",
+        ru: "; тестовой лицензии нужен её открытый ключ в LORE_LICENSE_PUBLIC_KEY",
+      };
   throw licenceInvalid(
     path,
-    "the signature does not match the licence's fields under any trusted key (a changed field, or a licence for another key)",
-    "подпись не сходится с полями лицензии ни по одному доверенному ключу (поле изменено или лицензия выписана другим ключом)",
+    `the signature does not match the licence's fields under any trusted key (a changed field, or a licence for another key)${hint.en}`,
+    `подпись не сходится с полями лицензии ни по одному доверенному ключу (поле изменено или лицензия выписана другим ключом)${hint.ru}`,
   );
 }
 
