@@ -15,6 +15,7 @@ import { registerApiRoutes } from "./routes/api-routes.js";
 import { registerDraftRoutes } from "./routes/draft-routes.js";
 import { registerLimitRoutes } from "./routes/limit-routes.js";
 import { registerPullRoutes } from "./routes/pull-routes.js";
+import { registerStatsRoutes } from "./routes/stats-routes.js";
 import type { HttpEnv, ServerApi } from "./server-api.js";
 import { validationHook } from "./validation-hook.js";
 
@@ -65,6 +66,7 @@ export function createHttpApp(deps: HttpAppDeps): OpenAPIHono<HttpEnv> {
   registerDraftRoutes(app, deps.api.drafts);
   registerLimitRoutes(app, deps.api.limits);
   registerPullRoutes(app, deps.api.pulls);
+  registerStatsRoutes(app, deps.api.stats);
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",
     scheme: "bearer",

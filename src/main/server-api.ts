@@ -267,7 +267,6 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
       };
     },
     drafts,
-<<<<<<< HEAD
     stats: createStatsApi({
       store: deps.store,
       index: deps.index,
@@ -276,10 +275,7 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
       shownRateLimit: deps.shownRateLimit ?? DEFAULT_SHOWN_RATE_LIMIT,
       now,
     }),
-    limits: createLimitsApi(deps.store),
-=======
     limits: createLimitsApi(deps.store, deps.edition ?? "community"),
->>>>>>> api
     health: () => deps.health?.() ?? {},
     pulls: mergeRequestCalls({
       store: deps.store,
