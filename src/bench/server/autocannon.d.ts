@@ -26,6 +26,10 @@ declare module "autocannon" {
   /** One connection (`setupClient` receives it). */
   export interface AutocannonClient extends EventEmitter {
     setHeaders(headers: Record<string, string>): void;
+    /** Requests written so far. */
+    reqsMade: number;
+    /** Once `reqsMade` reaches it, the connection ends after its answer (`done`). */
+    responseMax?: number;
     /** A place the bench keeps the connection's token name (its own field). */
     loreTag?: string;
   }
