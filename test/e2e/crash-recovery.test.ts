@@ -16,6 +16,7 @@ import {
   serveTeam,
   teamHome,
 } from "../../src/bench/server/team-harness.js";
+import { DRAFT_LIMIT_DEFAULT } from "../../src/core/drafts/draft.js";
 import { SHOWN_BATCH_MAX } from "../../src/core/stats/usage-stats.js";
 import { LORE_BIN } from "./run-lore.js";
 
@@ -52,20 +53,21 @@ interface Outcome {
 }
 
 /**
- * Runs `workers` loops of `call` until `stop` says so or the server is gone; a call that
- * got no answer (the kill) counts in flight.
+ * Runs `workers` loops of `call` until `stop` says so, `max` calls were made or the server
+ * is gone; a call that got no answer (the kill) counts in flight.
  */
 async function loop(
   workers: number,
   stop: () => boolean,
   accepted: number,
   call: (i: number) => Promise<Response>,
+  max = Number.POSITIVE_INFINITY,
 ): Promise<Outcome> {
   const outcome: Outcome = { accepted: 0, inFlight: 0, bodies: [], odd: [] };
   let n = 0;
   await Promise.all(
     Array.from({ length: workers }, async () => {
-      while (!stop()) {
+      while (!stop() && n < max) {
         let response: Response;
         try {
           response = await call(n++);
@@ -169,13 +171,19 @@ describe("lore serve killed -9 under load", () => {
     const load = Promise.all([
       loop(4, stop, 200, (i) => post(sam, "/shown", { ids: batch(i) })),
       loop(4, stop, 200, (i) => post(rita, `/entries/${entries[i % ENTRIES]?.id}/read`)),
-      loop(4, stop, 201, (i) =>
-        post(anna, "/drafts", {
-          branch: `feature/${i % 5}`,
-          title: `Crash draft ${i}`,
-          body: `What the load wrote as draft ${i}.`,
-          words: ["crash", `draft${i}`],
-        }),
+      loop(
+        4,
+        stop,
+        201,
+        (i) =>
+          post(anna, "/drafts", {
+            branch: `feature/${i % 5}`,
+            title: `Crash draft ${i}`,
+            body: `What the load wrote as draft ${i}.`,
+            words: ["crash", `draft${i}`],
+          }),
+        // Under the default limit of 200 drafts per author: every draft must be accepted.
+        DRAFT_LIMIT_DEFAULT - 20,
       ),
       loop(2, stop, 200, (i) =>
         fetch(`${base}/mcp`, {
@@ -221,6 +229,17 @@ describe("lore serve killed -9 under load", () => {
     const ritaStats = await statsOf(after, rita);
     expect(ritaStats.read).toBeGreaterThanOrEqual(read.accepted);
     expect(ritaStats.read).toBeLessThanOrEqual(read.accepted + read.inFlight);
+
+    // Recall counts its hits shown to the caller, durably too.
+    const hits = recalls.bodies.reduce<number>(
+      (sum, body) =>
+        sum +
+        ((body as { result?: { structuredContent?: { hits?: unknown[] } } }).result
+          ?.structuredContent?.hits?.length ?? 0),
+      0,
+    );
+    expect(hits).toBeGreaterThan(0);
+    expect((await statsOf(after, anna)).shown).toBeGreaterThanOrEqual(hits);
 
     const written = drafts.bodies.map((body) => (body as { id: string }).id);
     const stored = await draftIds(after, anna);
