@@ -16,6 +16,12 @@
  * long transaction, see `services/indexing/index-refresh.ts`) it tries with no busy timeout and, if
  * the file is locked, keeps the counts queued and tries again {@link FLUSH_DELAY_MS} later.
  * A read therefore never fails or stalls because the index is being refreshed.
+ *
+ * The team server does not queue: `record` writes the queued counts and its own in one
+ * committed transaction before it returns (seed 004: an answer of 200 to `shown` is
+ * durable, «Чтение счётчиков всегда точное»). A commit in WAL mode with `synchronous =
+ * NORMAL` survives the process being killed (kill -9); only a power loss before the next
+ * checkpoint can undo it.
  */
 import type { SqliteDatabase } from "./sqlite-database.js";
 
@@ -135,10 +141,19 @@ export class Counters {
    * @param user - whose counts.
    * @param entryIds - one count each (a repeated id counts each time).
    * @param now - when, ms since the epoch.
+   * @param options - `wait: false` tries once without waiting out the busy timeout
+   *   (`SQLITE_BUSY` at once while another connection writes: a caller on the event loop
+   *   waits asynchronously instead, see `services/stats/record-counts.ts`).
    * @throws the SQLite error of the write (e.g. `SQLITE_BUSY` past the busy timeout):
    *   nothing of it is written; the queued counts stay queued.
    */
-  record(kind: "shown" | "read", user: string, entryIds: readonly string[], now: number): void {
+  record(
+    kind: "shown" | "read",
+    user: string,
+    entryIds: readonly string[],
+    now: number,
+    options: { wait?: boolean } = {},
+  ): void {
     if (this.#timer !== undefined) {
       clearTimeout(this.#timer);
       this.#timer = undefined;
@@ -152,6 +167,7 @@ export class Counters {
     };
     try {
       if (this.#db.inTransaction) write();
+      else if (options.wait === false) this.#writeNow(write);
       else this.#db.transaction(write).immediate();
     } catch (error) {
       this.#pending = batch.concat(this.#pending).slice(0, MAX_PENDING);

@@ -976,12 +976,21 @@ export class EntryIndex {
    * @param user - who was shown them.
    * @param ids - the entries; a repeated id counts each time (the caller dedupes a batch).
    * @param now - when, ms since the epoch.
-   * @throws the SQLite error of the write (`SQLITE_BUSY` when another process holds the
-   *   write lock past the busy timeout): nothing of it is counted.
+   * @param options - `wait: false`: no busy timeout, `SQLITE_BUSY` at once while another
+   *   connection holds the write lock (a caller on the event loop retries asynchronously,
+   *   `services/stats/record-counts.ts`, rather than block the thread a heal of the same
+   *   process needs to finish). Default: wait out the busy timeout.
+   * @throws the SQLite error of the write (`SQLITE_BUSY` when another connection holds the
+   *   write lock): nothing of it is counted.
    */
-  recordShown(user: string, ids: readonly string[], now: number): void {
+  recordShown(
+    user: string,
+    ids: readonly string[],
+    now: number,
+    options: { wait?: boolean } = {},
+  ): void {
     if (ids.length === 0) return;
-    this.#counters.record("shown", user, ids, now);
+    this.#counters.record("shown", user, ids, now, options);
   }
 
   /**
@@ -990,10 +999,11 @@ export class EntryIndex {
    * @param user - who opened it.
    * @param id - the entry.
    * @param now - when, ms since the epoch.
+   * @param options - as for {@link recordShown}.
    * @throws the SQLite error of the write, as {@link recordShown}.
    */
-  recordRead(user: string, id: string, now: number): void {
-    this.#counters.record("read", user, [id], now);
+  recordRead(user: string, id: string, now: number, options: { wait?: boolean } = {}): void {
+    this.#counters.record("read", user, [id], now, options);
   }
 
   /**

@@ -30,6 +30,7 @@ describe("migrate", () => {
       "contract_words",
       "contract_tools",
       "counters",
+      "entry_ages",
     ]) {
       expect(tables).toContain(name);
     }

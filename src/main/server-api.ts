@@ -32,6 +32,7 @@ import { listKnowledge } from "../services/knowledge/list-knowledge.js";
 import { recallWithin } from "../services/knowledge/recall-within.js";
 import { mergeRequestCalls } from "../services/merge-requests/merge-request-calls.js";
 import { openMergeRequest } from "../services/merge-requests/open-merge-request.js";
+import { recordReadDurably, recordShownDurably } from "../services/stats/record-counts.js";
 import type { Lore } from "./compose.js";
 import { createDraftsApi, createLimitsApi, type OpenMachineMergeRequest } from "./server-drafts.js";
 import { createStatsApi } from "./server-stats.js";
@@ -149,17 +150,24 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
       const root = resolveRoot(roots, { knowledge_root_id });
       within = [rootRepoName(root.id)].filter((n) => sources.includes(n));
     }
-    // Counted for the token's user through the index's durable write, as `POST
-    // …/knowledge/shown` counts (seed 004: «Чтение счётчиков всегда точное»), unless the
-    // client marks shown itself (`count_shown: false`).
-    return recallWithin(deps.index, {
+    const at = now();
+    const answer = recallWithin(deps.index, {
       ...query,
       user: principal.user,
       repos: within,
-      now: now(),
-      countShown: count_shown !== false,
-      durableCounts: true,
+      countShown: false,
     });
+    // Counted for the token's user durably, the way `POST …/knowledge/shown` counts (seed
+    // 004: «Чтение счётчиков всегда точное»), unless the client marks shown itself.
+    if (count_shown !== false) {
+      await recordShownDurably(
+        deps.index,
+        principal.user,
+        answer.hits.map((hit) => hit.id),
+        at,
+      );
+    }
+    return answer;
   };
   const localPort = (principal: Principal): KnowledgePort | undefined =>
     principal.siteAdmin ? deps.local?.port : undefined;
@@ -244,16 +252,21 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
         ready: local?.ready ?? Promise.resolve(),
         ...(local?.fresh === undefined ? {} : { fresh: local.fresh.bind(local) }),
         recall: (args) => recallFor(principal, args),
-        open: async (id) =>
-          getEntry(
+        open: async (id) => {
+          const at = now();
+          const view = getEntry(
             deps.index,
             id,
             principal.user,
-            now(),
+            at,
             undefined,
             await visibleSources(principal),
-            { durableCounts: true },
-          ),
+            { countRead: false },
+          );
+          // The read is counted durably for the token's user before the answer.
+          await recordReadDurably(deps.index, principal.user, view.id, at);
+          return view;
+        },
         check: async (text, path) =>
           (await import("../core/entry/parse-entry.js")).parseEntry(
             text,

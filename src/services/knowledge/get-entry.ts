@@ -60,12 +60,11 @@ export interface EntryView {
  *   caller may read, seed 004 "Интерфейс"); applied in SQL, so a holder outside the set is
  *   neither opened nor counted in `ambiguous_id`: the id is `entry_not_found` as for a
  *   missing one. Default: every source.
- * @param options - `durableCounts: true` commits the read before answering
- *   (`EntryIndex.recordRead`: the team server, where an answer means the count is durable);
- *   default: queued (`EntryIndex.countRead`, local `lore mcp`).
+ * @param options - `countRead: false` counts nothing (the team server counts the read
+ *   durably itself, `services/stats/record-counts.ts`). Default: a queued read
+ *   (`EntryIndex.countRead`, local `lore mcp`).
  * @throws LoreError `entry_not_found` when no stored file (of `allowed`) holds the id;
- *   `ambiguous_id` when entries of several sources hold it and `repo` does not name one;
- *   the SQLite error of a durable write.
+ *   `ambiguous_id` when entries of several sources hold it and `repo` does not name one.
  */
 export function getEntry(
   index: EntryIndex,
@@ -74,7 +73,7 @@ export function getEntry(
   now?: number,
   repo?: string,
   allowed?: readonly string[],
-  options: { durableCounts?: boolean } = {},
+  options: { countRead?: boolean } = {},
 ): EntryView {
   // Entry ids are held in lower case (the parser folds them): `01A2…` names the same entry.
   // Other ids (a root's `note:<root>:<path>`) keep their case.
@@ -102,8 +101,7 @@ export function getEntry(
       { data: { repos } },
     );
   }
-  if (options.durableCounts === true) index.recordRead(user, entry.id, now ?? Date.now());
-  else index.countRead(user, entry.id, now ?? Date.now());
+  if (options.countRead !== false) index.countRead(user, entry.id, now ?? Date.now());
   const model: Entry = {
     id: entry.id,
     contract: entry.contract,

@@ -271,14 +271,12 @@ export interface ShownCounting {
   user: string;
   /** The time of the showing, ms since the epoch. Default: now. */
   now?: number;
-  /** `false`: nothing is counted (a client that marks shown itself). Default `true`. */
-  countShown?: boolean;
   /**
-   * `true`: written and committed before the answer (`EntryIndex.recordShown`; the team
-   * server, where an answer means the count is durable and exact). Default: queued
-   * (`EntryIndex.countShown`, written shortly after; local `lore mcp`).
+   * `false`: nothing is counted (a client that marks shown itself; the team server, which
+   * counts durably itself, `services/stats/record-counts.ts`). Default `true`: queued
+   * (`EntryIndex.countShown`, written shortly after).
    */
-  durableCounts?: boolean;
+  countShown?: boolean;
 }
 
 /**
@@ -289,13 +287,13 @@ export interface ShownCounting {
  * @param input - see {@link ShownCounting}.
  * @param page - the answer about to be returned.
  * @returns `page`, unchanged.
- * @throws the SQLite error of a durable write (the answer is then not given).
  */
 export function countShown<T extends HitPage>(index: EntryIndex, input: ShownCounting, page: T): T {
   if (input.countShown === false) return page;
-  const ids = page.hits.map((hit) => hit.id);
-  const now = input.now ?? Date.now();
-  if (input.durableCounts === true) index.recordShown(input.user, ids, now);
-  else index.countShown(input.user, ids, now);
+  index.countShown(
+    input.user,
+    page.hits.map((hit) => hit.id),
+    input.now ?? Date.now(),
+  );
   return page;
 }

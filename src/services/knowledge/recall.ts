@@ -44,15 +44,11 @@ export interface RecallInput {
   /** The time of the showing, ms since the epoch. Default: now. */
   now?: number;
   /**
-   * Whether the listed entries are counted as shown (MCP `count_shown`). Default `true`;
-   * `false` for a client that marks shown itself.
+   * Whether the listed entries are counted as shown, queued (`index/counters.ts`). Default
+   * `true`; `false` for a client that marks shown itself (MCP `count_shown: false`), and
+   * for the team server, which counts durably after the recall.
    */
   countShown?: boolean;
-  /**
-   * `true`: the counts are committed before the answer (the team server); default: queued
-   * and written shortly after (see `index/counters.ts`).
-   */
-  durableCounts?: boolean;
   /**
    * The index repository name of the current project's wiki (`wikiRepoName`): its pages
    * are searched, the stored pages of other projects' wikis are left out. Absent: no wiki

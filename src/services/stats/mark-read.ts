@@ -8,6 +8,7 @@ import { LoreError } from "../../core/errors/lore-error.js";
 import type { ReadAnswer } from "../../core/stats/usage-stats.js";
 import type { EntryIndex } from "../../index/entry-index.js";
 import { foldEntryId } from "./entry-ids.js";
+import { recordReadDurably } from "./record-counts.js";
 
 /** What {@link markRead} needs. */
 export interface MarkReadDeps {
@@ -18,7 +19,7 @@ export interface MarkReadDeps {
 
 /**
  * Counts one read of an entry (or draft) of the repository by the caller, durably (one
- * committed transaction before it returns).
+ * committed transaction before it resolves, `record-counts.ts`).
  *
  * @param deps - see {@link MarkReadDeps}.
  * @param input - the caller, the index repository name (rights checked), the entry id
@@ -27,14 +28,14 @@ export interface MarkReadDeps {
  * @throws LoreError `entry_not_found` when no entry or draft of the repository holds the id
  *   (nothing is counted).
  */
-export function markRead(
+export async function markRead(
   deps: MarkReadDeps,
   input: { principal: Principal; repo: string; id: string },
-): ReadAnswer {
+): Promise<ReadAnswer> {
   const id = foldEntryId(input.id);
   if (!deps.index.knownIds(input.repo, [id]).has(id)) {
     throw new LoreError("entry_not_found", { id: input.id });
   }
-  deps.index.recordRead(input.principal.user, id, deps.now());
+  await recordReadDurably(deps.index, input.principal.user, id, deps.now());
   return { id, read: deps.index.counter(input.principal.user, id)?.read ?? 0 };
 }

@@ -13,6 +13,7 @@ import { RATE_WINDOW_MS, SHOWN_BATCH_MAX, type ShownAnswer } from "../../core/st
 import type { EntryIndex } from "../../index/entry-index.js";
 import type { ServerStore } from "../../ports/server-store.js";
 import { foldEntryId } from "./entry-ids.js";
+import { recordShownDurably } from "./record-counts.js";
 
 /** The route name of the rate slots of `shown` (`ServerStore.takeRateSlot`). */
 export const SHOWN_RATE_ROUTE = "shown";
@@ -70,7 +71,7 @@ export async function markShown(deps: MarkShownDeps, input: MarkShownInput): Pro
   const known = deps.index.knownIds(input.repo, [...asked.keys()]);
   const counted = [...asked.keys()].filter((id) => known.has(id));
   const unknown = [...asked].filter(([folded]) => !known.has(folded)).map(([, given]) => given);
-  deps.index.recordShown(input.principal.user, counted, deps.now());
+  await recordShownDurably(deps.index, input.principal.user, counted, deps.now());
   return { counted: counted.length, unknown };
 }
 

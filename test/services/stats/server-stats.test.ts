@@ -6,6 +6,8 @@
  * ids reported back, the per-token rate limit with `retry_after`, exact reads right after a
  * `shown`, and recall/open over `/mcp` counting durably unless `count_shown: false`.
  */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Principal } from "../../../src/core/access/rights.js";
 import type { Edition } from "../../../src/core/editions/edition.js";
@@ -260,5 +262,32 @@ describe("recall and open over /mcp", () => {
       read: before.read + 1,
       last_shown_at: new Date(T0).toISOString(),
     });
+  });
+
+  it("over real HTTP with the MCP SDK client: knowledge_recall and knowledge_open are stored before the answer", async () => {
+    const before = team.index.counter("boris", IDS["acme/public"]) ?? { shown: 0, read: 0 };
+    const client = new Client({ name: "stats-boris", version: "1" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${team.base}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${team.tokens.boris}` } },
+      }),
+    );
+    try {
+      const result = await client.callTool({
+        name: "knowledge_recall",
+        arguments: { query: MATRIX_WORD },
+      });
+      expect(result.isError).toBeFalsy();
+      // `counter` reads the stored rows only: a queued count would not be there yet.
+      expect(team.index.counter("boris", IDS["acme/public"])?.shown).toBe(before.shown + 1);
+      const opened = await client.callTool({
+        name: "knowledge_open",
+        arguments: { id: IDS["acme/public"] },
+      });
+      expect(opened.isError).toBeFalsy();
+      expect(team.index.counter("boris", IDS["acme/public"])?.read).toBe(before.read + 1);
+    } finally {
+      await client.close();
+    }
   });
 });

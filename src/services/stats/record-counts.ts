@@ -1,0 +1,81 @@
+/**
+ * The team server's durable counting (seed 004 "Интерфейс": «Чтение счётчиков всегда
+ * точное, даже сразу после отметки показа»; an answer of 200 means the count is stored):
+ * the one way `POST …/knowledge/shown`, `POST …/knowledge/entries/{id}/read` and recall and
+ * open over `/mcp` count for the token's user.
+ *
+ * Each count is one committed transaction (`EntryIndex.recordShown`/`recordRead`) written
+ * before the answer. While another connection holds the index's write lock (a heal of a
+ * pushed repository runs in one long transaction, awaiting git in between), the write is
+ * tried again every {@link RECORD_POLL_MS} instead of waiting in SQLite's busy handler: that
+ * one blocks the thread, and a heal in the same process could then not go on to release
+ * the lock.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import type { EntryIndex } from "../../index/entry-index.js";
+
+/** How long a count waits for the write lock before it gives up, ms. */
+export const RECORD_WAIT_MS = 30_000;
+
+/** How often a count waiting for the lock tries again, ms. */
+export const RECORD_POLL_MS = 10;
+
+/** True for SQLite's "database is locked" (`SQLITE_BUSY` and its extended codes). */
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && code.startsWith("SQLITE_BUSY");
+}
+
+/** Runs a write that fails at once when locked, again until it is done or the wait is over. */
+async function whenFree(write: () => void, waitMs: number): Promise<void> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    try {
+      write();
+      return;
+    } catch (error) {
+      if (!isBusy(error) || Date.now() >= until) throw error;
+    }
+    await sleep(RECORD_POLL_MS);
+  }
+}
+
+/**
+ * Counts one showing of each id to a user, committed when it resolves.
+ *
+ * @param index - the index.
+ * @param user - who was shown them.
+ * @param ids - the entries (each counts once per occurrence).
+ * @param now - when, ms since the epoch.
+ * @param waitMs - the longest wait for the write lock. Default {@link RECORD_WAIT_MS}.
+ * @throws the SQLite error (`SQLITE_BUSY` after the wait): nothing is counted.
+ */
+export function recordShownDurably(
+  index: EntryIndex,
+  user: string,
+  ids: readonly string[],
+  now: number,
+  waitMs: number = RECORD_WAIT_MS,
+): Promise<void> {
+  return whenFree(() => index.recordShown(user, ids, now, { wait: false }), waitMs);
+}
+
+/**
+ * Counts one read of an entry by a user, committed when it resolves.
+ *
+ * @param index - the index.
+ * @param user - who opened it.
+ * @param id - the entry.
+ * @param now - when, ms since the epoch.
+ * @param waitMs - the longest wait for the write lock. Default {@link RECORD_WAIT_MS}.
+ * @throws the SQLite error (`SQLITE_BUSY` after the wait): nothing is counted.
+ */
+export function recordReadDurably(
+  index: EntryIndex,
+  user: string,
+  id: string,
+  now: number,
+  waitMs: number = RECORD_WAIT_MS,
+): Promise<void> {
+  return whenFree(() => index.recordRead(user, id, now, { wait: false }), waitMs);
+}
