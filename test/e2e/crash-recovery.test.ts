@@ -32,7 +32,7 @@ const ENTRIES = 300;
 /** How long the load runs at least before the kill, ms (and until a push went through). */
 const LOAD_MS = 3_000;
 /** The kill comes by then even when no push went through (the test then fails). */
-const LOAD_MAX_MS = 20_000;
+const LOAD_MAX_MS = 45_000;
 
 const home = teamHome(LORE_BIN);
 let served: ServedTeam | undefined;
@@ -169,8 +169,8 @@ describe("lore serve killed -9 under load", () => {
       }
     })();
     const load = Promise.all([
-      loop(4, stop, 200, (i) => post(sam, "/shown", { ids: batch(i) })),
-      loop(4, stop, 200, (i) => post(rita, `/entries/${entries[i % ENTRIES]?.id}/read`)),
+      loop(3, stop, 200, (i) => post(sam, "/shown", { ids: batch(i) })),
+      loop(3, stop, 200, (i) => post(rita, `/entries/${entries[i % ENTRIES]?.id}/read`)),
       loop(
         4,
         stop,
@@ -217,8 +217,9 @@ describe("lore serve killed -9 under load", () => {
     expect(read.accepted).toBeGreaterThan(0);
     expect(drafts.accepted).toBeGreaterThan(0);
     expect(recalls.accepted).toBeGreaterThan(0);
-    expect(pushed.length).toBeGreaterThan(0);
     expect([...shown.odd, ...read.odd, ...drafts.odd, ...recalls.odd]).toEqual([]);
+    // A push goes through while the counters and drafts are written.
+    expect(pushed.length).toBeGreaterThan(0);
 
     served = await serveTeam(home);
     const after = served.base;
@@ -254,5 +255,5 @@ describe("lore serve killed -9 under load", () => {
     await served.stop();
     served = undefined;
     expect(await rebuiltListing(home, anna, REPO)).toEqual(files);
-  }, 120_000);
+  }, 180_000);
 });

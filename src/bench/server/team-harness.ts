@@ -69,7 +69,8 @@ export function teamHome(main: string, extraEnv: Record<string, string> = {}): T
     main,
     data: join(dir, "data", "lore", "server"),
     config: join(dir, "config", "lore", "lore.toml"),
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    // A killed server's git and hook children may still be writing for a moment.
+    cleanup: () => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }),
   };
 }
 
