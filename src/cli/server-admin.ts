@@ -5,6 +5,7 @@
  */
 import { LoreError } from "../core/errors/lore-error.js";
 import { nearestKey } from "../core/text/nearest-key.js";
+import type { AdminPort } from "../ports/admin-port.js";
 import type { ServerStore } from "../ports/server-store.js";
 import type { CliContext, CommandArgs } from "./command.js";
 
@@ -26,6 +27,70 @@ export async function withServerStore<T>(
   } finally {
     await store.close();
   }
+}
+
+/** The help lines that say where the administration commands work (see {@link adminMode}). */
+export const ADMIN_MODES_HELP = [
+  "Works on the team server's database in its data folder ([server] data in lore.toml;",
+  "--config PATH picks the file), also while lore serve runs; or, when [server] url is set",
+  "and that folder holds no server.db (a client machine), over the server's API",
+  "(/api/v1/admin/…) with LORE_TOKEN or [server] token of auth.toml: a site admin's token",
+  "with the admin scope. The output is the same either way.",
+] as const;
+
+/** Where the administration commands work: the database here, or a team server's API. */
+export type AdminMode = { kind: "local"; dataDir: string } | { kind: "remote"; url: string };
+
+/**
+ * Where `lore user|token|group|access|key|repo|branch` work: over the team server's API
+ * when `[server] url` is configured and the data folder (`[server] data`) holds no server
+ * database on this machine (a client machine); else on the database directly, as for
+ * set-up on the server machine (no server needs to run).
+ */
+export async function adminMode(ctx: CliContext): Promise<AdminMode> {
+  const settings = ctx.settings();
+  if (settings.server.url === undefined) return { kind: "local", dataDir: settings.server.data };
+  const { existsSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const { SERVER_DB_FILE } = await import("../index/server-store/sqlite-server-store.js");
+  return existsSync(join(settings.server.data, SERVER_DB_FILE))
+    ? { kind: "local", dataDir: settings.server.data }
+    : { kind: "remote", url: settings.server.url };
+}
+
+/**
+ * Runs `work` with the server's administration (see {@link adminMode}): over the API with
+ * the token of `LORE_TOKEN` or `[server] token` in `auth.toml` (a site admin's, with the
+ * `admin` scope), or on the database in the data folder, closed afterwards. A repository
+ * created on the database gets Lore's push hooks at once.
+ *
+ * @throws whatever `work` throws; LoreError `server_not_configured` (a url but no token),
+ *   `server_unreachable`, `forbidden` (the token may not administer), `index_failed` (the
+ *   database cannot be opened).
+ */
+export async function withAdmin<T>(
+  ctx: CliContext,
+  work: (admin: AdminPort) => Promise<T>,
+): Promise<T> {
+  const mode = await adminMode(ctx);
+  if (mode.kind === "remote") {
+    const { configuredTeamClient } = await import("../main/team-client.js");
+    const { remoteAdmin } = await import("../adapters/team-server/remote-admin.js");
+    const client = configuredTeamClient(ctx.settings(), process.env);
+    // adminMode answered remote only with a url, so there is a client.
+    if (client === null) throw new LoreError("server_not_configured", { auth: "auth.toml" });
+    return work(remoteAdmin(client));
+  }
+  return withServerStore(ctx, async (store, dataDir) => {
+    const { createLocalAdmin } = await import("../main/local-admin.js");
+    const afterCreateRepo = async (dir: string) => {
+      const { hookInstallOptions } = await import("../main/compose-hook.js");
+      const { installHooks } = await import("../services/push/install-hooks.js");
+      // Lore's pre-receive and post-receive go in at once: every push is parsed.
+      await installHooks(dir, hookInstallOptions(ctx.settings(), dataDir));
+    };
+    return work(createLocalAdmin({ store, dataDir, afterCreateRepo }));
+  });
 }
 
 /** Writes one line in the message language. */

@@ -11,6 +11,7 @@ import { requireToken } from "./auth.js";
 import { installErrorHook } from "./error-hook.js";
 import { type McpRouteOptions, registerMcpRoute } from "./mcp-route.js";
 import { dnsRebindingGuard, dotSegmentGuard } from "./request-guards.js";
+import { registerAdminRoutes } from "./routes/admin-routes.js";
 import { registerApiRoutes } from "./routes/api-routes.js";
 import { registerDraftRoutes } from "./routes/draft-routes.js";
 import { registerLimitRoutes } from "./routes/limit-routes.js";
@@ -66,6 +67,7 @@ export function createHttpApp(deps: HttpAppDeps): OpenAPIHono<HttpEnv> {
   registerDraftRoutes(app, deps.api.drafts);
   registerLimitRoutes(app, deps.api.limits);
   registerPullRoutes(app, deps.api.pulls);
+  registerAdminRoutes(app, deps.api);
   registerStatsRoutes(app, deps.api.stats);
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",

@@ -1,6 +1,7 @@
 import type { HttpBindings } from "@hono/node-server";
 import type { Principal } from "../core/access/rights.js";
 import type { KnowledgePort } from "../mcp/knowledge-port.js";
+import type { AdminPort } from "../ports/admin-port.js";
 import type { KnowledgeListingAnswer } from "../services/knowledge/list-knowledge.js";
 import type { DraftsApi, LimitsApi } from "./drafts-api.js";
 import type { PullsApi } from "./pulls-api.js";
@@ -69,6 +70,13 @@ export interface ServerApi {
   health(): Record<string, unknown>;
   /** Merge requests of hosted repositories (`/api/v1/repos/{owner}/{name}/pulls…`). */
   pulls: PullsApi;
+  /**
+   * The server's administration (`/api/v1/admin/…`, `routes/admin-routes.ts`) for one
+   * caller: a site admin whose token carries the `admin` scope.
+   * @throws LoreError `forbidden` (`data.missing`: `site_admin` or `scope admin`) for anyone
+   *   else, before anything is read.
+   */
+  admin(principal: Principal): AdminPort;
 }
 
 /** The Hono environment of the team server's application. */

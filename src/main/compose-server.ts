@@ -159,6 +159,8 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
       },
       health: () => ({ version: options.version, indexing, license: licence }),
       log,
+      // A repository created over the API gets Lore's push hooks, as `lore repo create`'s.
+      afterCreateRepo: (dir) => installHooks(dir, hookInstallOptions(lore.settings, dataDir)),
       edition: licence.edition,
       ...(lore.settings.server.shownRateLimit === undefined
         ? {}

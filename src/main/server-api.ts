@@ -23,6 +23,7 @@ import type { RepoView, ServerApi, UserView } from "../http/server-api.js";
 import type { EntryIndex } from "../index/entry-index.js";
 import type { DraftsPort, KnowledgePort, RecallArgs } from "../mcp/knowledge-port.js";
 import type { RepoRecord, ServerStore } from "../ports/server-store.js";
+import { requireServerAdmin } from "../services/access/admin-rights.js";
 import { authenticateToken } from "../services/access/authenticate.js";
 import { authorizeRepo, grantedLevels, levelOn } from "../services/access/authorize.js";
 import { bareRepoPath } from "../services/access/hosted-repos.js";
@@ -34,6 +35,7 @@ import { mergeRequestCalls } from "../services/merge-requests/merge-request-call
 import { openMergeRequest } from "../services/merge-requests/open-merge-request.js";
 import { recordReadDurably, recordShownDurably } from "../services/stats/record-counts.js";
 import type { Lore } from "./compose.js";
+import { createLocalAdmin } from "./local-admin.js";
 import { createDraftsApi, createLimitsApi, type OpenMachineMergeRequest } from "./server-drafts.js";
 import { createStatsApi } from "./server-stats.js";
 
@@ -76,6 +78,11 @@ export interface ServerApiDeps {
   edition?: Edition;
   /** Calls of `POST …/knowledge/shown` per token per minute (`[server] shown_rate_limit`); 0 = none. Default 600. */
   shownRateLimit?: number;
+  /**
+   * Runs after a repository created over `POST /api/v1/admin/repos` exists: installs Lore's
+   * push hooks (`lore serve` passes it). Default: none.
+   */
+  afterCreateRepo?: (dir: string) => Promise<void>;
 }
 
 /** The refusal of a root tool to a caller who is not a site admin. */
@@ -201,8 +208,18 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
           )
         ).number),
   });
+  const admin = createLocalAdmin({
+    store: deps.store,
+    dataDir: deps.dataDir,
+    now,
+    ...(deps.afterCreateRepo === undefined ? {} : { afterCreateRepo: deps.afterCreateRepo }),
+  });
 
   return {
+    admin(principal) {
+      requireServerAdmin(principal);
+      return admin;
+    },
     authenticate: (secret) => authenticateToken(deps.store, secret, now()),
     async user(principal): Promise<UserView> {
       return {

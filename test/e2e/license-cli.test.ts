@@ -42,6 +42,9 @@ describe("lore license", () => {
     expect(help.stdout).toContain("lore license make --edition pro|max --licensee NAME");
     expect(help.stdout).toContain("lore license show [FILE] [--json]");
     expect((await lore(["--help"])).stdout).toMatch(/license\s+editions: make a licence key pair/);
+    const serve = (await lore(["serve", "--help"])).stdout;
+    expect(serve).toContain("comes from the licence file [server] license names");
+    expect(serve).toContain("license_invalid");
   });
 
   it("keygen writes private.pem 0600 and public.pem, and never overwrites them", async () => {
@@ -148,6 +151,45 @@ describe("lore license", () => {
     const shown = await lore(["license", "show"], trusted);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toMatch(/licensee\s+Acme GmbH/);
+    configure(undefined);
+  });
+});
+
+describe("lore doctor checks the licence", () => {
+  it("a good one: no finding; a tampered one: license_invalid, exit 2; an expired one: license_expired, a warning", async () => {
+    configure(join(home.dir, "pro.json"));
+    const good = await lore(["doctor"], trusted);
+    expect(good.code).toBe(0);
+    expect(good.stdout).not.toContain("[license_");
+    configure(join(home.dir, "tampered.json"));
+    const bad = await lore(["doctor"], trusted);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toMatch(
+      /^error: the licence file .*tampered\.json is not valid: the signature does not match.* \[license_invalid\]$/m,
+    );
+    const old = join(home.dir, "old-for-doctor.json");
+    await lore([
+      "license",
+      "make",
+      "--edition",
+      "pro",
+      "--licensee",
+      "Old Co",
+      "--issued",
+      "2020-01-01",
+      "--expires",
+      "2020-06-30",
+      "--key",
+      join(keys, "private.pem"),
+      "--out",
+      old,
+    ]);
+    configure(old);
+    const expired = await lore(["doctor"], trusted);
+    expect(expired.code).toBe(0);
+    expect(expired.stdout).toContain(
+      `warning: the licence ${old} (Old Co) expired on 2020-06-30; the server runs the community edition [license_expired]`,
+    );
     configure(undefined);
   });
 });

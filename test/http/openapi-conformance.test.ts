@@ -46,6 +46,8 @@ interface Call {
   /** Whose token (a secret), or none for a 401. */
   token?: string;
   body?: unknown;
+  /** A body sent as is (a malformed one), instead of `body` as JSON. */
+  rawBody?: string;
   headers?: Record<string, string>;
   /** The status the call must answer. */
   status: number;
@@ -134,6 +136,7 @@ async function run(call: Call): Promise<Answered> {
     method: call.method,
     headers,
     ...(call.body === undefined ? {} : { body: JSON.stringify(call.body) }),
+    ...(call.rawBody === undefined ? {} : { body: call.rawBody }),
   });
   const text = await response.text();
   const operation = operationOf(call.method, new URL(call.path, "http://x").pathname);
@@ -213,8 +216,18 @@ function problemsOf(result: Answered): string[] {
       }
     }
   }
-  for (const name of Object.keys(response.headers ?? {})) {
-    if (!result.headers.has(name)) problems.push(`${where}: documented header ${name} is missing`);
+  for (const [name, header] of Object.entries(response.headers ?? {})) {
+    const value = result.headers.get(name);
+    if (value === null) {
+      problems.push(`${where}: documented header ${name} is missing`);
+      continue;
+    }
+    const schema = (header as { schema?: { type?: string } }).schema;
+    if (schema !== undefined) {
+      const validate = validatorOf(`${result.operation} ${result.status} ${name}`, schema);
+      const typed = schema.type === "integer" || schema.type === "number" ? Number(value) : value;
+      if (!validate(typed)) problems.push(`${where}: header ${name}: ${value} fails its schema`);
+    }
   }
   const requestSchema = operation.requestBody?.content["application/json"]?.schema;
   if (result.status < 300 && result.call.body !== undefined && requestSchema !== undefined) {
@@ -322,6 +335,13 @@ describe("the OpenAPI document against real answers", () => {
         path: repoPath("acme/public", "/raw/docs/readme.txt?ref=main"),
         token: main.tokens.vera,
         status: 200,
+      },
+      {
+        label: "a file at a ref that is an option",
+        method: "GET",
+        path: repoPath("acme/public", "/raw/docs/readme.txt?ref=--output=x"),
+        token: main.tokens.vera,
+        status: 400,
       },
       {
         label: "a missing file",
@@ -500,6 +520,22 @@ describe("the OpenAPI document against real answers", () => {
         path: pulls,
         token: full.boris,
         body: { source: "feature/notes", title: "Mine", origin: "machine" },
+        status: 400,
+      },
+      {
+        label: "list merge requests of a state that is none",
+        method: "GET",
+        path: `${pulls}?state=someday`,
+        token: full.anna,
+        status: 400,
+      },
+      {
+        label: "open a merge request with a body that is not JSON",
+        method: "POST",
+        path: pulls,
+        token: full.boris,
+        headers: { "content-type": "application/json" },
+        rawBody: "{not json",
         status: 400,
       },
       {
@@ -693,14 +729,30 @@ describe("the OpenAPI document against real answers", () => {
     ]);
   });
 
-  it("documents 402 license_required on every paid address", () => {
+  it("every paid address documents 402 and answers it on Community, also for a hidden repository", async () => {
     for (const feature of Object.values(PAID_FEATURES)) {
       const operation = doc.paths[feature.path]?.[feature.method.toLowerCase()];
       expect(operation?.responses["402"], `${feature.method} ${feature.path}`).toBeDefined();
+      const path = feature.path
+        .replace("{owner}/{name}", "acme/secret")
+        .replace("{kind}", "users")
+        .replace("{id}", "anna");
+      const answer = await run({
+        label: `${feature.name} on Community`,
+        method: feature.method,
+        path,
+        token: community.tokens.vera,
+        ...(feature.method === "PUT" ? { body: { limit: 5 } } : {}),
+        status: 402,
+        server: "community",
+      });
+      expect(JSON.parse(answer.text)).toMatchObject({
+        error: { code: "license_required", data: { feature: feature.name, edition: "community" } },
+      });
     }
   });
 
-  it("the check itself flags a body its schema refuses, an extra field and an undocumented status", () => {
+  it("the check itself flags a body its schema refuses, an extra field, an undocumented status, a missing or bad header", () => {
     const user = answered.find((a) => a.call.label === "who am I");
     if (user === undefined) throw new Error("the user call was not made");
     const { scopes: _scopes, ...noScopes } = JSON.parse(user.text) as Record<string, unknown>;
@@ -709,6 +761,12 @@ describe("the OpenAPI document against real answers", () => {
     expect(problemsOf({ ...user, text: JSON.stringify(extra) })[0]).toMatch(/additional/);
     expect(problemsOf({ ...user, status: 418 })[0]).toMatch(/status 418 is not documented/);
     expect(problemsOf({ ...user, contentType: "text/html" })[0]).toMatch(/media type text\/html/);
+    const limited = answered.find((a) => a.call.label === "mark shown, over the rate limit");
+    if (limited === undefined) throw new Error("the rate-limited call was not made");
+    expect(problemsOf(limited)).toEqual([]);
+    expect(problemsOf({ ...limited, headers: new Headers() })[0]).toMatch(/Retry-After is missing/);
+    const zero = new Headers({ "retry-after": "0" });
+    expect(problemsOf({ ...limited, headers: zero })[0]).toMatch(/Retry-After: 0 fails/);
   });
 
   it("every answer conforms and every documented operation was called", () => {

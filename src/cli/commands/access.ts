@@ -3,11 +3,12 @@ import { flag, printJson } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
 import {
+  ADMIN_MODES_HELP,
   expectPositionals,
   onlyOptions,
   say,
   takeSubcommand,
-  withServerStore,
+  withAdmin,
 } from "../server-admin.js";
 
 const USAGE = [
@@ -23,6 +24,8 @@ export const accessCommand: Command = {
   help: [
     ...USAGE.map((line, i) => `${i === 0 ? "Usage: " : "       "}${line}`),
     "",
+    ...ADMIN_MODES_HELP,
+    "",
     "Levels: read (fetch, recall and open its knowledge), write (also push and write",
     "knowledge), admin (also administer it). A user's level is the highest of their own",
     "grant and their groups' grants; a public repository is readable by every user; a site",
@@ -36,20 +39,19 @@ export const accessCommand: Command = {
   options: { json: { type: "boolean" } },
   async run(ctx, args) {
     const { sub, rest } = takeSubcommand(args, ["grant", "revoke", "list"], USAGE);
-    return withServerStore(ctx, async (store) => {
-      const grants = await import("../../services/access/grants.js");
+    return withAdmin(ctx, async (admin) => {
       if (sub === "grant") {
         onlyOptions(args, [], "access grant");
         expectPositionals(rest, 3, 3, USAGE);
         const [subject, repo, levelText] = rest as [string, string, string];
         const level = parseAccessLevel(levelText);
-        await grants.grantAccess(store, { subject, repo, level });
+        await admin.grantAccess({ subject, repo, level });
         say(ctx, `${subject}: ${level} on ${repo}`, `${subject}: ${level} на ${repo}`);
       } else if (sub === "revoke") {
         onlyOptions(args, [], "access revoke");
         expectPositionals(rest, 2, 2, USAGE);
         const [subject, repo] = rest as [string, string];
-        const had = await grants.revokeAccess(store, { subject, repo });
+        const had = await admin.revokeAccess({ subject, repo });
         say(
           ctx,
           had ? `${subject}: access to ${repo} revoked` : `${subject} had no grant on ${repo}`,
@@ -58,13 +60,13 @@ export const accessCommand: Command = {
       } else {
         onlyOptions(args, ["json"], "access list");
         expectPositionals(rest, 1, 1, USAGE);
-        const { repo, grants: list } = await grants.listAccess(store, rest[0] as string);
-        if (flag(args, "json"))
-          printJson(ctx.out, { repo: repo.fullName, public: repo.public, grants: list });
+        const access = await admin.listAccess(rest[0] as string);
+        const list = access.grants;
+        if (flag(args, "json")) printJson(ctx.out, access);
         else {
-          if (repo.public)
+          if (access.public)
             say(ctx, "public: every user reads", "публичный: читают все пользователи");
-          if (list.length === 0 && !repo.public)
+          if (list.length === 0 && !access.public)
             say(
               ctx,
               "no grants (site admins only)",

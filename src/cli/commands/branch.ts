@@ -2,11 +2,12 @@ import { flag, intOption, printJson, stringOption } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
 import {
+  ADMIN_MODES_HELP,
   expectPositionals,
   onlyOptions,
   say,
   takeSubcommand,
-  withServerStore,
+  withAdmin,
 } from "../server-admin.js";
 
 const USAGE = [
@@ -22,6 +23,8 @@ export const branchCommand: Command = {
     "team server: protect branches (who may push, force pushes, required approvals) of a repository",
   help: [
     ...USAGE.map((line, i) => `${i === 0 ? "Usage: " : "       "}${line}`),
+    "",
+    ...ADMIN_MODES_HELP,
     "",
     "A pattern is a branch name where * and ? match (main, release/*), without refs/heads/.",
     "Pushes to a matching branch are refused unless the pusher is listed in --push (users",
@@ -46,8 +49,7 @@ export const branchCommand: Command = {
   },
   async run(ctx, args) {
     const { sub, rest } = takeSubcommand(args, ["protect", "unprotect", "rules"], USAGE);
-    return withServerStore(ctx, async (store) => {
-      const rules = await import("../../services/access/branch-rules.js");
+    return withAdmin(ctx, async (admin) => {
       if (sub === "protect") {
         onlyOptions(args, ["push", "allow-force", "approvals"], "branch protect");
         expectPositionals(rest, 2, 2, USAGE);
@@ -57,7 +59,7 @@ export const branchCommand: Command = {
           .filter((s) => s.length > 0);
         const [repo, pattern] = rest as [string, string];
         const approvals = intOption(args, "approvals", { min: 0, max: 100 }) ?? 0;
-        await rules.protectBranch(store, {
+        await admin.protectBranch({
           repo,
           pattern,
           push,
@@ -76,7 +78,7 @@ export const branchCommand: Command = {
         onlyOptions(args, [], "branch unprotect");
         expectPositionals(rest, 2, 2, USAGE);
         const [repo, pattern] = rest as [string, string];
-        const had = await rules.unprotectBranch(store, { repo, pattern });
+        const had = await admin.unprotectBranch({ repo, pattern });
         say(
           ctx,
           had ? `${repo} ${pattern}: no longer protected` : `${repo} had no rule for ${pattern}`,
@@ -85,7 +87,7 @@ export const branchCommand: Command = {
       } else {
         onlyOptions(args, ["json"], "branch rules");
         expectPositionals(rest, 1, 1, USAGE);
-        const list = await rules.listBranchRules(store, rest[0] as string);
+        const list = await admin.listBranchRules(rest[0] as string);
         if (flag(args, "json")) printJson(ctx.out, list);
         else if (list.length === 0) say(ctx, "no protected branches", "защищённых веток нет");
         else {

@@ -38,6 +38,8 @@ export const DOCTOR_CODES = [
   "routing_section_missing",
   "forge_root_missing",
   "forge_token_missing",
+  "license_invalid",
+  "license_expired",
 ] as const;
 
 /** One finding of `lore doctor`. */
@@ -70,7 +72,8 @@ export const doctorCommand: Command = {
     "and reports every problem: configuration errors with line and key, missing",
     "root folders, roots without knowledge/, malformed registry lines, registry lines that",
     "name a root not configured, a missing agent-notes.md or knowledge-roots-routing-v1",
-    "section when read-only roots are configured.",
+    "section when read-only roots are configured, a [server] license that lore serve would",
+    "refuse (license_invalid) or that has expired (license_expired).",
     "",
     "Options:",
     "  --json   print {config, files, keys, findings}",
@@ -92,6 +95,7 @@ export const doctorCommand: Command = {
       }
       findings.push(...(await rootFindings(settings.roots ?? [], ctx.lang)));
       findings.push(...forgeFindings(settings, ctx.lang));
+      findings.push(...(await licenceFindings(settings, ctx.lang)));
     } catch (error) {
       if (!isLoreError(error) || error.code !== "config_invalid") throw error;
       const file = String(error.data.file ?? "lore.toml");
@@ -313,4 +317,24 @@ async function rootFindings(
     }
   }
   return findings;
+}
+
+/**
+ * The licence of `[server] license` (seed 004 editions), checked as `lore serve` checks it at
+ * start: `license_invalid` (error: the server would not start), `license_expired` (warning:
+ * it would run Community). Nothing when no licence is set.
+ */
+async function licenceFindings(settings: LoreSettings, lang: Lang): Promise<DoctorFinding[]> {
+  const path = settings.server.license;
+  if (path === undefined) return [];
+  const { loadLicence, licenceWarning } = await import("../../main/load-licence.js");
+  try {
+    const state = await loadLicence(path, process.env);
+    const warning = licenceWarning(state, path, lang);
+    if (warning === undefined) return [];
+    return [{ level: "warning", code: "license_expired", message: warning.replace(/^lore: /, "") }];
+  } catch (error) {
+    if (!isLoreError(error) || error.code !== "license_invalid") throw error;
+    return [{ level: "error", code: "license_invalid", message: error.text[lang] }];
+  }
 }

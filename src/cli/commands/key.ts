@@ -5,12 +5,13 @@ import { flag, printJson } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
 import {
+  ADMIN_MODES_HELP,
   expectPositionals,
   formatTime,
   onlyOptions,
   say,
   takeSubcommand,
-  withServerStore,
+  withAdmin,
 } from "../server-admin.js";
 
 const USAGE = [
@@ -43,6 +44,8 @@ export const keyCommand: Command = {
   help: [
     ...USAGE.map((line, i) => `${i === 0 ? "Usage: " : "       "}${line}`),
     "",
+    ...ADMIN_MODES_HELP,
+    "",
     "Registers an OpenSSH public key (ssh-ed25519, ssh-rsa, ecdsa-sha2-nistp256/384/521) for",
     "git over SSH. Give the .pub file, never the private key. A key belongs to one user; it",
     "is shown by its fingerprint, as ssh-keygen -lf prints it (SHA256:…). Over SSH a key's",
@@ -61,13 +64,12 @@ export const keyCommand: Command = {
       sub === "add" && rest[1] !== undefined && rest.length === 2
         ? await readKeyFile(resolve(ctx.cwd, rest[1]))
         : "";
-    return withServerStore(ctx, async (store) => {
-      const keys = await import("../../services/access/ssh-keys.js");
+    return withAdmin(ctx, async (admin) => {
       if (sub === "add") {
         onlyOptions(args, ["json"], "key add");
         expectPositionals(rest, 2, 2, USAGE);
-        const key = await keys.addKey(store, { user: rest[0] as string, text, now: Date.now() });
-        if (flag(args, "json")) printJson(ctx.out, { ...key, user: rest[0] });
+        const key = await admin.addKey({ user: rest[0] as string, text });
+        if (flag(args, "json")) printJson(ctx.out, key);
         else {
           say(
             ctx,
@@ -78,7 +80,7 @@ export const keyCommand: Command = {
       } else if (sub === "list") {
         onlyOptions(args, ["json"], "key list");
         expectPositionals(rest, 0, 1, USAGE);
-        const list = await keys.listKeys(store, rest[0]);
+        const list = await admin.listKeys(rest[0]);
         if (flag(args, "json")) printJson(ctx.out, list);
         else if (list.length === 0) say(ctx, "no SSH keys", "ключей SSH нет");
         else {
@@ -92,7 +94,7 @@ export const keyCommand: Command = {
       } else {
         onlyOptions(args, [], "key rm");
         expectPositionals(rest, 1, 1, USAGE);
-        const key = await keys.removeKey(store, rest[0] as string);
+        const key = await admin.removeKey(rest[0] as string);
         say(
           ctx,
           `key ${key.id} ${key.fingerprint} removed`,

@@ -3,11 +3,12 @@ import { flag, printJson, stringOption } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
 import {
+  ADMIN_MODES_HELP,
   expectPositionals,
   onlyOptions,
   say,
   takeSubcommand,
-  withServerStore,
+  withAdmin,
 } from "../server-admin.js";
 
 const USAGE = [
@@ -22,6 +23,8 @@ export const repoCommand: Command = {
   summary: "team server: create, list and remove hosted repositories (bare, in the data folder)",
   help: [
     ...USAGE.map((line, i) => `${i === 0 ? "Usage: " : "       "}${line}`),
+    "",
+    ...ADMIN_MODES_HELP,
     "",
     "A hosted repository is a bare git repository at <data>/repos/<owner>/<name>.git, served",
     "by lore serve over HTTP and SSH. Names: owner/name, each part 1–100 of a-z, 0-9, “.”,",
@@ -45,25 +48,18 @@ export const repoCommand: Command = {
   },
   async run(ctx, args) {
     const { sub, rest } = takeSubcommand(args, ["create", "list", "rm"], USAGE);
-    return withServerStore(ctx, async (store, dataDir) => {
-      const hosted = await import("../../services/access/hosted-repos.js");
+    return withAdmin(ctx, async (admin) => {
       if (sub === "create") {
         onlyOptions(args, ["public", "default-branch", "json"], "repo create");
         expectPositionals(rest, 1, 1, USAGE);
-        const { hostedRepoDeps } = await import("../../main/open-server.js");
-        const { hookInstallOptions } = await import("../../main/compose-hook.js");
-        const { installHooks } = await import("../../services/push/install-hooks.js");
         const branch = stringOption(args, "default-branch");
-        // Lore's pre-receive and post-receive go in at once: every push is parsed.
-        const hooks = hookInstallOptions(ctx.settings(), dataDir);
-        const afterCreate = (dir: string) => installHooks(dir, hooks);
-        const { repo, dir } = await hosted.createRepo(hostedRepoDeps(store, dataDir, afterCreate), {
+        const repo = await admin.createRepo({
           fullName: rest[0] as string,
           public: flag(args, "public"),
           ...(branch === undefined ? {} : { defaultBranch: branch }),
-          now: Date.now(),
         });
-        if (flag(args, "json")) printJson(ctx.out, { ...repo, path: dir });
+        const dir = repo.path;
+        if (flag(args, "json")) printJson(ctx.out, repo);
         else {
           const kind = repo.public ? "public" : "private";
           const kindRu = repo.public ? "публичный" : "закрытый";
@@ -76,12 +72,8 @@ export const repoCommand: Command = {
       } else if (sub === "list") {
         onlyOptions(args, ["json"], "repo list");
         expectPositionals(rest, 0, 0, USAGE);
-        const list = await hosted.listRepos({ store });
-        if (flag(args, "json"))
-          printJson(
-            ctx.out,
-            list.map((r) => ({ ...r, path: hosted.bareRepoPath(dataDir, r.fullName) })),
-          );
+        const list = await admin.listRepos();
+        if (flag(args, "json")) printJson(ctx.out, list);
         else if (list.length === 0)
           say(
             ctx,
@@ -110,7 +102,7 @@ export const repoCommand: Command = {
             reason_ru: `lore repo rm удаляет ${name} со всей историей, и это не отменить; выполните lore repo rm ${name} --yes`,
           });
         }
-        const dir = await hosted.removeRepo({ store, dataDir }, rest[0] as string);
+        const dir = await admin.removeRepo(rest[0] as string);
         say(ctx, `removed ${rest[0]} and ${dir}`, `удалён ${rest[0]} и ${dir}`);
       }
       return EXIT_CODES.ok;

@@ -5,13 +5,14 @@ import { flag, printJson, stringOption } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
 import {
+  ADMIN_MODES_HELP,
   expectPositionals,
   formatTime,
   onlyOptions,
   say,
   takeSubcommand,
   usageError,
-  withServerStore,
+  withAdmin,
 } from "../server-admin.js";
 
 const USAGE = [
@@ -20,12 +21,14 @@ const USAGE = [
   "lore token revoke <id>",
 ];
 
-/** `lore token create|list|revoke`: API tokens of the team server, in its database directly. */
+/** `lore token create|list|revoke`: API tokens of the team server, on its database or over its API. */
 export const tokenCommand: Command = {
   name: "token",
   summary: "team server: create (shown once), list and revoke API tokens",
   help: [
     ...USAGE.map((line, i) => `${i === 0 ? "Usage: " : "       "}${line}`),
+    "",
+    ...ADMIN_MODES_HELP,
     "",
     "A token is lore_ and 43 random characters. `create` prints it ALONE on stdout, once:",
     "the server keeps only its SHA-256 hash, so it cannot be shown again (revoke it and make",
@@ -61,40 +64,35 @@ export const tokenCommand: Command = {
       }
       const scopes = parseScopes(scopesText);
       const expires = stringOption(args, "expires");
-      const expiresInMs = expires === undefined ? undefined : parseExpiry(expires);
+      // A bad lifetime is refused here, before the server or the database is reached.
+      if (expires !== undefined) parseExpiry(expires);
       const label = stringOption(args, "label");
-      const created = await withServerStore(ctx, async (store) => {
-        const { createToken } = await import("../../services/access/tokens.js");
-        return createToken(store, {
+      const created = await withAdmin(ctx, (admin) =>
+        admin.createToken({
           user: rest[0] as string,
           scopes,
-          ...(expiresInMs === undefined ? {} : { expiresInMs }),
+          ...(expires === undefined ? {} : { expires }),
           ...(label === undefined ? {} : { label }),
-          now: Date.now(),
-        });
-      });
+        }),
+      );
       // The token alone on stdout (scripts capture it); what it is, on stderr.
       ctx.out(created.secret);
       const expiry = formatTime(created.token.expiresAt, ctx.lang);
       ctx.err(
         ctx.lang === "ru"
-          ? `lore: токен ${created.token.id} для ${created.user.name}: ${scopes.join(",")}, истекает: ${expiry}; он показан один раз — сохраните его`
-          : `lore: token ${created.token.id} for ${created.user.name}: ${scopes.join(",")}, expires: ${expiry}; shown once — store it now`,
+          ? `lore: токен ${created.token.id} для ${created.token.user}: ${scopes.join(",")}, истекает: ${expiry}; он показан один раз — сохраните его`
+          : `lore: token ${created.token.id} for ${created.token.user}: ${scopes.join(",")}, expires: ${expiry}; shown once — store it now`,
       );
       return EXIT_CODES.ok;
     }
-    return withServerStore(ctx, async (store) => {
-      const tokens = await import("../../services/access/tokens.js");
+    return withAdmin(ctx, async (admin) => {
       if (sub === "list") {
         onlyOptions(args, ["json"], "token list");
         expectPositionals(rest, 0, 1, USAGE);
-        const list = await tokens.listTokens(store, rest[0]);
+        const list = await admin.listTokens(rest[0]);
         if (flag(args, "json")) {
-          printJson(
-            ctx.out,
-            // The hash is not a secret, but nothing a client needs either.
-            list.map(({ hash: _hash, ...token }) => token),
-          );
+          // Never the hash: not a secret, but nothing a client needs either.
+          printJson(ctx.out, list);
         } else if (list.length === 0) {
           say(ctx, "no tokens", "токенов нет");
         } else {
@@ -117,7 +115,7 @@ export const tokenCommand: Command = {
       if (!/^[1-9][0-9]{0,15}$/.test(idText)) {
         throw new LoreError("token_not_found", { token: idText });
       }
-      await tokens.revokeToken(store, Number(idText));
+      await admin.revokeToken(Number(idText));
       say(ctx, `token ${idText} revoked`, `токен ${idText} отозван`);
       return EXIT_CODES.ok;
     });

@@ -2,12 +2,13 @@ import { flag, printJson } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
 import {
+  ADMIN_MODES_HELP,
   expectPositionals,
   formatTime,
   onlyOptions,
   say,
   takeSubcommand,
-  withServerStore,
+  withAdmin,
 } from "../server-admin.js";
 
 const USAGE = [
@@ -16,17 +17,17 @@ const USAGE = [
   "lore user rm <name>",
 ];
 
-/** `lore user add|list|rm`: the team server's users, in its database directly. */
+/** `lore user add|list|rm`: the team server's users, on its database or over its API. */
 export const userCommand: Command = {
   name: "user",
   summary: "team server: add, list and remove users (lore user add anna)",
   help: [
     ...USAGE.map((line, i) => `${i === 0 ? "Usage: " : "       "}${line}`),
     "",
-    "Works on the team server's database in its data folder ([server] data in lore.toml;",
-    "--config PATH picks the file), also while lore serve runs. A name is 1–100 of a-z, 0-9,",
-    "“.”, “_”, “-”, not starting with “-” or “.”. Removing a user removes their tokens, SSH",
-    "keys, grants and group memberships.",
+    ...ADMIN_MODES_HELP,
+    "",
+    "A name is 1–100 of a-z, 0-9, “.”, “_”, “-”, not starting with “-” or “.”. Removing a",
+    "user removes their tokens, SSH keys, grants and group memberships.",
     "",
     "Options:",
     "  --admin  the user administers the server (admin on every repository)",
@@ -37,15 +38,13 @@ export const userCommand: Command = {
   options: { admin: { type: "boolean" }, json: { type: "boolean" } },
   async run(ctx, args) {
     const { sub, rest } = takeSubcommand(args, ["add", "list", "rm"], USAGE);
-    return withServerStore(ctx, async (store) => {
-      const users = await import("../../services/access/users.js");
+    return withAdmin(ctx, async (admin) => {
       if (sub === "add") {
         onlyOptions(args, ["admin", "json"], "user add");
         expectPositionals(rest, 1, 1, USAGE);
-        const user = await users.addUser(store, {
+        const user = await admin.addUser({
           name: rest[0] as string,
           siteAdmin: flag(args, "admin"),
-          now: Date.now(),
         });
         if (flag(args, "json")) printJson(ctx.out, user);
         else {
@@ -59,7 +58,7 @@ export const userCommand: Command = {
       } else if (sub === "list") {
         onlyOptions(args, ["json"], "user list");
         expectPositionals(rest, 0, 0, USAGE);
-        const list = await store.listUsers();
+        const list = await admin.listUsers();
         if (flag(args, "json")) printJson(ctx.out, list);
         else if (list.length === 0)
           say(
@@ -80,7 +79,7 @@ export const userCommand: Command = {
       } else {
         onlyOptions(args, [], "user rm");
         expectPositionals(rest, 1, 1, USAGE);
-        await users.removeUser(store, rest[0] as string);
+        await admin.removeUser(rest[0] as string);
         say(
           ctx,
           `user ${rest[0]} removed with their tokens, keys, grants and memberships`,

@@ -5,6 +5,7 @@ import { LoreError } from "../errors/lore-error.js";
 import {
   canonicalLicenceJson,
   type LicenceFields,
+  licencePublicKey,
   licenceState,
   makeLicenceKeyPair,
   parseLicence,
@@ -75,6 +76,13 @@ describe("licence format", () => {
     const licence = signLicence({ ...FIELDS, edition: "max", expires: null }, pair.privatePem);
     const state = licenceState(parseLicence(JSON.stringify(licence), withTest, "l"), "2099-01-01");
     expect(state).toEqual({ edition: "max", licensee: "Acme GmbH", test: true });
+  });
+
+  it("the built-in vendor keys are Ed25519 public keys", () => {
+    expect(VENDOR_LICENCE_KEYS.length).toBeGreaterThan(0);
+    for (const pem of VENDOR_LICENCE_KEYS) {
+      expect(licencePublicKey(pem, "vendor").asymmetricKeyType).toBe("ed25519");
+    }
   });
 
   it("a vendor key's licence is not a test one", () => {
