@@ -7,7 +7,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import { ACCESS_LEVELS, SCOPES } from "../core/access/rights.js";
-import { ErrorSchema } from "./api-schemas.js";
+import { BODY_TOO_LARGE, ErrorSchema } from "./api-schemas.js";
 
 const time = z
   .string()
@@ -259,4 +259,6 @@ export const ADMIN_ERROR_RESPONSES = {
     description: "`user_exists`, `group_exists`, `key_exists`, `repo_exists`",
     content: { "application/json": { schema: ErrorSchema } },
   },
+  // A body over 1 MiB is refused unread on every /api/v1 route (api-body-limit.ts).
+  ...BODY_TOO_LARGE,
 } as const;

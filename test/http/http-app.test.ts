@@ -289,7 +289,23 @@ describe("GET /api/v1/openapi.json", () => {
     const doc = (await answer.json()) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths).sort()).toEqual([
+      "/api/v1/admin/groups",
+      "/api/v1/admin/groups/{group}",
+      "/api/v1/admin/groups/{group}/members",
+      "/api/v1/admin/groups/{group}/members/{user}",
+      "/api/v1/admin/keys",
+      "/api/v1/admin/keys/{key}",
       "/api/v1/admin/knowledge/limits/{kind}/{id}",
+      "/api/v1/admin/repos",
+      "/api/v1/admin/repos/{owner}/{name}",
+      "/api/v1/admin/repos/{owner}/{name}/access",
+      "/api/v1/admin/repos/{owner}/{name}/access/{subject}",
+      "/api/v1/admin/repos/{owner}/{name}/protected-branches",
+      "/api/v1/admin/repos/{owner}/{name}/protected-branches/{pattern}",
+      "/api/v1/admin/tokens",
+      "/api/v1/admin/tokens/{id}",
+      "/api/v1/admin/users",
+      "/api/v1/admin/users/{user}",
       "/api/v1/repos",
       "/api/v1/repos/{owner}/{name}/knowledge",
       "/api/v1/repos/{owner}/{name}/knowledge/drafts",

@@ -729,6 +729,260 @@ describe("the OpenAPI document against real answers", () => {
     ]);
   });
 
+  it("the administration endpoints: a site admin with the admin scope, refusals", async () => {
+    const key =
+      "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIEHPC22CP0SgbgA+KcJ0AbU0L+7hxhEAOnM89niL4v5P anna@laptop";
+    const admin = "/api/v1/admin";
+    const root = full.root;
+    const tools = `${admin}/repos/acme/tools`;
+    const [, , token, , added] = await runAll([
+      {
+        label: "admin: add a user",
+        method: "POST",
+        path: `${admin}/users`,
+        token: root,
+        body: { name: "gleb" },
+        status: 201,
+      },
+      {
+        label: "admin: add a user, not a site admin",
+        method: "POST",
+        path: `${admin}/users`,
+        token: full.anna,
+        body: { name: "x" },
+        status: 403,
+      },
+      {
+        label: "admin: create a token",
+        method: "POST",
+        path: `${admin}/tokens`,
+        token: root,
+        body: { user: "gleb", scopes: ["repo:read"], expires: "30d", label: "ci" },
+        status: 201,
+      },
+      {
+        label: "admin: create a token, no such user",
+        method: "POST",
+        path: `${admin}/tokens`,
+        token: root,
+        body: { user: "nobody", scopes: ["repo:read"] },
+        status: 404,
+      },
+      {
+        label: "admin: register a key",
+        method: "POST",
+        path: `${admin}/keys`,
+        token: root,
+        body: { user: "gleb", key },
+        status: 201,
+      },
+      {
+        label: "admin: register it again",
+        method: "POST",
+        path: `${admin}/keys`,
+        token: root,
+        body: { user: "gleb", key },
+        status: 409,
+      },
+      {
+        label: "admin: add a group",
+        method: "POST",
+        path: `${admin}/groups`,
+        token: root,
+        body: { name: "leads" },
+        status: 201,
+      },
+      {
+        label: "admin: add a member",
+        method: "PUT",
+        path: `${admin}/groups/leads/members/gleb`,
+        token: root,
+        status: 204,
+      },
+      {
+        label: "admin: create a repository",
+        method: "POST",
+        path: `${admin}/repos`,
+        token: root,
+        body: { full_name: "acme/tools", public: true, default_branch: "trunk" },
+        status: 201,
+      },
+      {
+        label: "admin: create it again",
+        method: "POST",
+        path: `${admin}/repos`,
+        token: root,
+        body: { full_name: "acme/tools" },
+        status: 409,
+      },
+      {
+        label: "admin: grant",
+        method: "PUT",
+        path: `${tools}/access/group:leads`,
+        token: root,
+        body: { level: "write" },
+        status: 200,
+      },
+      {
+        label: "admin: grant, unknown field",
+        method: "PUT",
+        path: `${tools}/access/gleb`,
+        token: root,
+        body: { levle: "write" },
+        status: 400,
+      },
+      {
+        label: "admin: protect",
+        method: "PUT",
+        path: `${tools}/protected-branches/${encodeURIComponent("release/*")}`,
+        token: root,
+        body: { push: ["gleb"], required_approvals: 1 },
+        status: 200,
+      },
+      {
+        label: "admin: list users",
+        method: "GET",
+        path: `${admin}/users`,
+        token: root,
+        status: 200,
+      },
+      { label: "admin: list users, no token", method: "GET", path: `${admin}/users`, status: 401 },
+      {
+        label: "admin: list tokens",
+        method: "GET",
+        path: `${admin}/tokens?user=gleb`,
+        token: root,
+        status: 200,
+      },
+      {
+        label: "admin: list groups",
+        method: "GET",
+        path: `${admin}/groups`,
+        token: root,
+        status: 200,
+      },
+      {
+        label: "admin: list members",
+        method: "GET",
+        path: `${admin}/groups/leads/members`,
+        token: root,
+        status: 200,
+      },
+      {
+        label: "admin: list keys",
+        method: "GET",
+        path: `${admin}/keys?user=gleb`,
+        token: root,
+        status: 200,
+      },
+      {
+        label: "admin: list repositories",
+        method: "GET",
+        path: `${admin}/repos`,
+        token: root,
+        status: 200,
+      },
+      {
+        label: "admin: list grants",
+        method: "GET",
+        path: `${tools}/access`,
+        token: root,
+        status: 200,
+      },
+      {
+        label: "admin: list grants, no such repository",
+        method: "GET",
+        path: `${admin}/repos/acme/none/access`,
+        token: root,
+        status: 404,
+      },
+      {
+        label: "admin: list rules",
+        method: "GET",
+        path: `${tools}/protected-branches`,
+        token: root,
+        status: 200,
+      },
+    ]);
+    const tokenId = (JSON.parse(token?.text ?? "{}") as { token: { id: number } }).token.id;
+    const keyId = (JSON.parse(added?.text ?? "{}") as { id: number }).id;
+    await runAll([
+      {
+        label: "admin: unprotect",
+        method: "DELETE",
+        path: `${tools}/protected-branches/${encodeURIComponent("release/*")}`,
+        token: root,
+        status: 200,
+      },
+      {
+        label: "admin: revoke a grant",
+        method: "DELETE",
+        path: `${tools}/access/group:leads`,
+        token: root,
+        status: 200,
+      },
+      {
+        label: "admin: remove a member",
+        method: "DELETE",
+        path: `${admin}/groups/leads/members/gleb`,
+        token: root,
+        status: 200,
+      },
+      {
+        label: "admin: remove a group",
+        method: "DELETE",
+        path: `${admin}/groups/leads`,
+        token: root,
+        status: 204,
+      },
+      {
+        label: "admin: remove a key",
+        method: "DELETE",
+        path: `${admin}/keys/${keyId}`,
+        token: root,
+        status: 200,
+      },
+      {
+        label: "admin: revoke a token",
+        method: "DELETE",
+        path: `${admin}/tokens/${tokenId}`,
+        token: root,
+        status: 204,
+      },
+      {
+        label: "admin: revoke it again",
+        method: "DELETE",
+        path: `${admin}/tokens/${tokenId}`,
+        token: root,
+        status: 404,
+      },
+      {
+        label: "admin: remove a repository",
+        method: "DELETE",
+        path: tools,
+        token: root,
+        status: 200,
+      },
+      {
+        label: "admin: remove a user",
+        method: "DELETE",
+        path: `${admin}/users/gleb`,
+        token: root,
+        status: 204,
+      },
+    ]);
+    await runAll([
+      {
+        label: "admin: add a user, a body over 1 MiB",
+        method: "POST",
+        path: `${admin}/users`,
+        token: root,
+        body: { name: "x".repeat(1024 * 1024 + 1) },
+        status: 413,
+      },
+    ]);
+  });
+
   it("every paid address documents 402 and answers it on Community, also for a hidden repository", async () => {
     for (const feature of Object.values(PAID_FEATURES)) {
       const operation = doc.paths[feature.path]?.[feature.method.toLowerCase()];

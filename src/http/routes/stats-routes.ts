@@ -31,12 +31,16 @@ import type { StatsApi } from "../stats-api.js";
 const security = [{ bearer: [] }];
 const base = "/api/v1/repos/{owner}/{name}/knowledge";
 
-/** The answer schemas, named in the OpenAPI document's components. */
-const UsageAnswerSchema = usageAnswerSchema.openapi("UsageAnswer");
-const DeadAnswerSchema = deadAnswerSchema.openapi("DeadAnswer");
-const ShownAnswerSchema = shownAnswerSchema.openapi("ShownAnswer");
-const ShownBodySchema = shownBodySchema.openapi("ShownBody");
-const ReadAnswerSchema = readAnswerSchema.openapi("ReadAnswer");
+/**
+ * The answer schemas, named in the OpenAPI document's components: made anew from the shared
+ * schemas' shapes with the OpenAPI-extended `z`, because a zod 4 schema built before
+ * `@hono/zod-openapi` was first imported has no `.openapi()` of its own.
+ */
+const UsageAnswerSchema = z.object(usageAnswerSchema.shape).openapi("UsageAnswer");
+const DeadAnswerSchema = z.object(deadAnswerSchema.shape).openapi("DeadAnswer");
+const ShownAnswerSchema = z.object(shownAnswerSchema.shape).openapi("ShownAnswer");
+const ShownBodySchema = z.strictObject(shownBodySchema.shape).openapi("ShownBody");
+const ReadAnswerSchema = z.object(readAnswerSchema.shape).openapi("ReadAnswer");
 
 const json = (description: string, schema: z.ZodType) => ({
   description,
