@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SCOPES } from "../../src/core/access/rights.js";
 import { EDITIONS, type Edition } from "../../src/core/editions/edition.js";
+import { deadAnswerSchema, usageAnswerSchema } from "../../src/core/stats/usage-stats-schema.js";
 import { createToken } from "../../src/services/access/tokens.js";
 import { addUser } from "../../src/services/access/users.js";
 import { IDS, startTeamFixture, type TeamFixture } from "./team-fixture.js";
@@ -19,12 +20,8 @@ interface Served {
 }
 
 const served = new Map<Edition, Served>();
-// Loaded after the application (see beforeAll): the stats routes name these schemas for
-// OpenAPI, which works only once `@hono/zod-openapi` extended zod before they were built.
-let schemas: typeof import("../../src/core/stats/usage-stats-schema.js");
 
 beforeAll(async () => {
-  schemas = await import("../../src/core/stats/usage-stats-schema.js");
   for (const edition of EDITIONS) {
     const fixture = await startTeamFixture({ edition });
     await addUser(fixture.store, { name: "root", siteAdmin: true, now: Date.now() });
@@ -208,7 +205,7 @@ describe("stats/team and stats/dead are the Pro edition's", () => {
       const { tokens } = (served.get(edition) as Served).fixture;
       const team = await call(edition, "GET", stats("acme/public", "team"), { token: tokens.anna });
       expect(team.status).toBe(200);
-      const rows = schemas.usageAnswerSchema.parse(team.body).items;
+      const rows = usageAnswerSchema.parse(team.body).items;
       expect(rows.map((r) => r.id)).toContain(IDS["acme/public"]);
       expect(rows.every((r) => r.id !== IDS["acme/private"] && r.id !== IDS["acme/secret"])).toBe(
         true,
@@ -217,7 +214,7 @@ describe("stats/team and stats/dead are the Pro edition's", () => {
         token: tokens.anna,
       });
       expect(dead.status).toBe(200);
-      const report = schemas.deadAnswerSchema.parse(dead.body);
+      const report = deadAnswerSchema.parse(dead.body);
       expect({ min_shown: report.min_shown, min_age_days: report.min_age_days }).toEqual({
         min_shown: 10,
         min_age_days: 30,
@@ -255,7 +252,7 @@ describe("stats/team and stats/dead are the Pro edition's", () => {
       await call(edition, "POST", shown, { token: tokens.anna, body: { ids: [id] } });
       const mine = await call(edition, "GET", stats("acme/public", "me"), { token: tokens.anna });
       expect(mine.status).toBe(200);
-      const items = schemas.usageAnswerSchema.parse(mine.body).items;
+      const items = usageAnswerSchema.parse(mine.body).items;
       expect(items.map((r) => [r.id, r.shown, r.read])).toEqual([[id, 1, 0]]);
       for (const row of items) {
         expect(Object.keys(row).sort()).toEqual(
@@ -266,7 +263,7 @@ describe("stats/team and stats/dead are the Pro edition's", () => {
         const team = await call(edition, "GET", stats("acme/public", "team"), {
           token: tokens.anna,
         });
-        const row = schemas.usageAnswerSchema.parse(team.body).items.find((r) => r.id === id);
+        const row = usageAnswerSchema.parse(team.body).items.find((r) => r.id === id);
         expect([row?.shown, row?.read]).toEqual([4, 0]);
       }
     },
