@@ -23,7 +23,7 @@ export function loadOrCreateHostKey(dataDir: string): string {
     return readFileSync(path, "utf8");
   }
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const pair = ssh2.utils.generateKeyPairSync("ed25519");
+  const pair = generateHostKey();
   try {
     // `wx`: two servers starting at once on one data folder keep the first one's key.
     writeFileSync(path, pair.private, { mode: 0o600, flag: "wx" });
@@ -31,4 +31,26 @@ export function loadOrCreateHostKey(dataDir: string): string {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
   return readFileSync(path, "utf8");
+}
+
+/** Most tries for a key pair ssh2 can read back (each fails with odds of about 1 in 256). */
+const KEY_TRIES = 16;
+
+/**
+ * An Ed25519 key pair in OpenSSH format that ssh2 itself can parse. ssh2 1.17's
+ * `generateKeyPairSync("ed25519")` strips the leading zero bytes of the public key, so about
+ * one pair in 256 is malformed ("Malformed OpenSSH private key" when the server starts;
+ * mscdex/ssh2 issues 1390, 1513): such a pair is thrown away and another made.
+ *
+ * @throws Error when {@link KEY_TRIES} pairs in a row are unreadable (never seen).
+ */
+export function generateHostKey(): { private: string; public: string } {
+  for (let i = 0; i < KEY_TRIES; i++) {
+    const pair = ssh2.utils.generateKeyPairSync("ed25519");
+    const readable =
+      !(ssh2.utils.parseKey(pair.private) instanceof Error) &&
+      !(ssh2.utils.parseKey(pair.public) instanceof Error);
+    if (readable) return pair;
+  }
+  throw new Error(`no readable Ed25519 host key in ${KEY_TRIES} tries`);
 }
