@@ -263,6 +263,9 @@ describe("GET …/knowledge/stats/dead", () => {
       expect(answer.status, query).toBe(400);
       expect(answer.body.error?.code, query).toBe("invalid_input");
       expect(answer.body.error?.message, query).toContain(query.split("=")[0] as string);
+      // The whole refusal is Lore's own: the parameter and its range, no schema wording.
+      expect(answer.body.error?.data?.parameter, query).toBe(query.split("=")[0]);
+      expect(answer.body.error?.message, query).not.toMatch(/Invalid|pattern/);
       const ru = await call(pro, token, "GET", `${PUBLIC}/knowledge/stats/dead?${query}`, {
         lang: "ru",
       });
@@ -297,6 +300,17 @@ describe("the paid addresses on a Community server", () => {
           edition_needed: "pro",
         });
       }
+    });
+    it(`stats/${route} with a malformed threshold is still 402 first: the edition before the query`, async () => {
+      const token = await tokenOf(community, "vera");
+      const answer = await call(
+        community,
+        token,
+        "GET",
+        `${PUBLIC}/knowledge/stats/${route}${route === "dead" ? "?min_shown=abc" : ""}`,
+      );
+      expect(answer.status).toBe(402);
+      expect(answer.body.error?.code).toBe("license_required");
     });
   }
 });

@@ -75,12 +75,17 @@ const SIGNATURE_BYTES = 64;
 
 /** A licence refusal: `license_invalid` naming the file (or key source) and why. */
 export function licenceInvalid(path: string, reason: string, reasonRu: string): LoreError {
+  const pathRu = path === MADE_SOURCE ? MADE_SOURCE_RU : path;
   return new LoreError(
     "license_invalid",
-    { path, reason, reason_ru: reasonRu },
+    { path, path_ru: pathRu, reason, reason_ru: reasonRu },
     { data: { path, reason } },
   );
 }
+
+/** How a refusal names the licence `lore license make` is signing (it has no file yet). */
+const MADE_SOURCE = "being made";
+const MADE_SOURCE_RU = "в работе";
 
 /**
  * The canonical JSON of a value, as signed: object keys sorted by UTF-16 code units, no
@@ -175,7 +180,7 @@ export function signLicence(
   fields: LicenceFields,
   privateKey: string | crypto.KeyObject,
 ): LicenceFile {
-  const source = "the licence";
+  const source = MADE_SOURCE;
   const key = typeof privateKey === "string" ? licencePrivateKey(privateKey, source) : privateKey;
   const { signature: _none, ...checked } = checkFields(
     fields as unknown as Record<string, unknown>,

@@ -131,8 +131,8 @@ const MESSAGES: Record<ErrorCode, LocalizedText> = {
   },
   entry_not_found: { en: "no entry with id {id}", ru: "нет записи с идентификатором {id}" },
   repo_not_indexed: {
-    en: "no indexed repository is {repo}; see lore repos",
-    ru: "среди проиндексированных нет репозитория {repo}; см. lore repos",
+    en: "no indexed repository is {repo}; index it first (lore index in its folder), see lore repos",
+    ru: "среди проиндексированных нет репозитория {repo}; сначала проиндексируйте его (lore index в его папке), см. lore repos",
   },
   ambiguous_id: {
     en: "id {id} is held by entries of {count} sources ({repos}); name one with --repo",
@@ -315,8 +315,8 @@ const MESSAGES: Record<ErrorCode, LocalizedText> = {
     ru: "для {subject} предел черновиков не задан; действует предел по умолчанию ({default})",
   },
   server_not_configured: {
-    en: 'no team server is configured: set [server] url in lore.toml and write [server] token = "…" to {auth} (chmod 600)',
-    ru: 'сервер команды не настроен: задайте [server] url в lore.toml и запишите [server] token = "…" в {auth} (chmod 600)',
+    en: 'the team server is not set up here: it needs [server] url in lore.toml and a token — [server] token = "…" in {auth} (chmod 600), or env LORE_TOKEN',
+    ru: 'сервер команды здесь не настроен: нужны [server] url в lore.toml и токен — [server] token = "…" в {auth} (chmod 600) или переменная LORE_TOKEN',
   },
   server_unreachable: {
     en: "the team server {url} does not answer ({reason}); start it (lore serve) or fix [server] url; recall still works on local knowledge",

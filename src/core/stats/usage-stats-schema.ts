@@ -60,16 +60,18 @@ export const shownAnswerSchema = z.object({
 /** The answer of `POST …/knowledge/entries/{id}/read`. */
 export const readAnswerSchema = z.object({ id: z.string(), read: z.number().int() });
 
-/** The query of `GET …/knowledge/stats/dead` (strings, as a query string holds them). */
+/**
+ * The query of `GET …/knowledge/stats/dead` (strings, as a query string holds them). Their
+ * values are checked by the service after the edition (`license_required` first), so the
+ * schema takes any string: a bad one is `invalid_input` naming the parameter and its range.
+ */
 export const deadQuerySchema = z.strictObject({
   min_shown: z
     .string()
-    .regex(/^\d+$/)
     .optional()
     .describe(`Whole number ${MIN_SHOWN_RANGE.min}–${MIN_SHOWN_RANGE.max}; default 10.`),
   min_age_days: z
     .string()
-    .regex(/^\d+$/)
     .optional()
     .describe(`Whole days ${MIN_AGE_DAYS_RANGE.min}–${MIN_AGE_DAYS_RANGE.max}; default 30.`),
 });

@@ -177,11 +177,15 @@ const deadRoute = createRoute({
   },
 });
 
-/** The thresholds of a validated query (whole numbers by the schema; the range is the API's). */
+/**
+ * The thresholds of the query as numbers: a value that is not decimal digits becomes NaN,
+ * which the service refuses (`invalid_input` naming the parameter) after the edition check.
+ */
 function thresholdsOf(query: { min_shown?: string; min_age_days?: string }): DeadThresholds {
+  const number = (raw: string) => (/^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN);
   return {
-    ...(query.min_shown === undefined ? {} : { minShown: Number(query.min_shown) }),
-    ...(query.min_age_days === undefined ? {} : { minAgeDays: Number(query.min_age_days) }),
+    ...(query.min_shown === undefined ? {} : { minShown: number(query.min_shown) }),
+    ...(query.min_age_days === undefined ? {} : { minAgeDays: number(query.min_age_days) }),
   };
 }
 
