@@ -34,8 +34,12 @@ afterEach(() => {
 
 describe("usage counters written after the answer", () => {
   it("are not in the file right after counting, and are seen by this process at once", () => {
-    index.countShown("ann", [ID1, ID2], 1000);
-    index.countRead("ann", ID1, 1500);
+    index.countShown(
+      "ann",
+      [ID1, ID2].map((id: string) => ({ repo: "acme/app", id })),
+      1000,
+    );
+    index.countRead("ann", { repo: "acme/app", id: ID1 }, 1500);
     expect(shownElsewhere(file, "ann")).toEqual([]);
     expect(index.stats("ann").map((row) => `${row.entryId}:${row.shown}:${row.read}`)).toEqual([
       `${ID1}:1:1`,
@@ -46,14 +50,22 @@ describe("usage counters written after the answer", () => {
   });
 
   it("are written by close", () => {
-    index.countShown("ann", [ID1, ID1], 1000);
+    index.countShown(
+      "ann",
+      [ID1, ID1].map((id: string) => ({ repo: "acme/app", id })),
+      1000,
+    );
     index.close();
     expect(shownElsewhere(file, "ann")).toEqual([`${ID1}:2:0`]);
   });
 
   it(`are written by themselves ${FLUSH_DELAY_MS} ms later, in one transaction`, async () => {
     expect(FLUSH_DELAY_MS).toBe(250);
-    index.countShown("bob", [ID2], 2000);
+    index.countShown(
+      "bob",
+      [ID2].map((id: string) => ({ repo: "acme/app", id })),
+      2000,
+    );
     const deadline = Date.now() + 10_000;
     let seen: string[] = [];
     while (Date.now() < deadline) {
@@ -65,10 +77,22 @@ describe("usage counters written after the answer", () => {
   });
 
   it("keep first and last times in counting order across a flush", () => {
-    index.countShown("ann", [ID1], 3000);
-    index.countShown("ann", [ID1], 1000);
+    index.countShown(
+      "ann",
+      [ID1].map((id: string) => ({ repo: "acme/app", id })),
+      3000,
+    );
+    index.countShown(
+      "ann",
+      [ID1].map((id: string) => ({ repo: "acme/app", id })),
+      1000,
+    );
     index.stats();
-    index.countShown("ann", [ID1], 5000);
+    index.countShown(
+      "ann",
+      [ID1].map((id: string) => ({ repo: "acme/app", id })),
+      5000,
+    );
     const [row] = index.stats("ann");
     expect(row).toMatchObject({ shown: 3, firstShownAt: 3000, lastShownAt: 5000 });
   });

@@ -35,13 +35,31 @@ export const MAX_PENDING = 100_000;
 interface PendingCount {
   kind: "shown" | "read";
   user: string;
+  repo: string;
   entryId: string;
   now: number;
+}
+
+/**
+ * What a count is kept by beside the user (migration 8): the repository the entry belongs
+ * to — its source, a draft's `draft:<repo>` folded into `<repo>` — and the entry id. Ids are
+ * unique per source only, so the id alone would mix two repositories' entries.
+ */
+export interface CountKey {
+  repo: string;
+  id: string;
+}
+
+/** The repository a source's counts are kept under: a draft's are its repository's. */
+export function countingRepo(source: string): string {
+  return source.startsWith("draft:") ? source.slice("draft:".length) : source;
 }
 
 /** One user's counts for one entry; times are ms since the Unix epoch, `null` when never. */
 export interface CounterRow {
   user: string;
+  /** The repository the counts are kept under (see {@link CountKey}). */
+  repo: string;
   entryId: string;
   shown: number;
   read: number;
@@ -66,48 +84,54 @@ export class Counters {
   constructor(db: SqliteDatabase) {
     this.#db = db;
     this.#shown = db.prepare(
-      `INSERT INTO counters (user, entry_id, shown, first_shown_at, last_shown_at)
-       VALUES (@user, @entryId, 1, @now, @now)
-       ON CONFLICT (user, entry_id) DO UPDATE SET
+      `INSERT INTO counters (user, repo, entry_id, shown, first_shown_at, last_shown_at)
+       VALUES (@user, @repo, @entryId, 1, @now, @now)
+       ON CONFLICT (user, repo, entry_id) DO UPDATE SET
          shown = shown + 1,
          first_shown_at = coalesce(first_shown_at, @now),
          last_shown_at = max(coalesce(last_shown_at, @now), @now)`,
     );
     this.#read = db.prepare(
-      `INSERT INTO counters (user, entry_id, read, first_read_at, last_read_at)
-       VALUES (@user, @entryId, 1, @now, @now)
-       ON CONFLICT (user, entry_id) DO UPDATE SET
+      `INSERT INTO counters (user, repo, entry_id, read, first_read_at, last_read_at)
+       VALUES (@user, @repo, @entryId, 1, @now, @now)
+       ON CONFLICT (user, repo, entry_id) DO UPDATE SET
          read = read + 1,
          first_read_at = coalesce(first_read_at, @now),
          last_read_at = max(coalesce(last_read_at, @now), @now)`,
     );
-    const columns = `user, entry_id AS entryId, shown, read, first_shown_at AS firstShownAt,
+    const columns = `user, repo, entry_id AS entryId, shown, read, first_shown_at AS firstShownAt,
       last_shown_at AS lastShownAt, first_read_at AS firstReadAt, last_read_at AS lastReadAt`;
-    this.#byUser = db.prepare(`SELECT ${columns} FROM counters WHERE user = ? ORDER BY entry_id`);
-    this.#all = db.prepare(`SELECT ${columns} FROM counters ORDER BY user, entry_id`);
-    this.#one = db.prepare(`SELECT ${columns} FROM counters WHERE user = ? AND entry_id = ?`);
+    this.#byUser = db.prepare(
+      `SELECT ${columns} FROM counters WHERE user = ? ORDER BY repo, entry_id`,
+    );
+    this.#all = db.prepare(`SELECT ${columns} FROM counters ORDER BY user, repo, entry_id`);
+    this.#one = db.prepare(
+      `SELECT ${columns} FROM counters WHERE user = ? AND repo = ? AND entry_id = ?`,
+    );
   }
 
   /**
    * Counts one showing of each entry to a user (queued; see the module header).
    *
    * @param user - who was shown them.
-   * @param entryIds - the listed entries; a repeated id counts each time.
+   * @param entries - the listed entries, each by its repository (source) and id; a repeated one counts each time.
    * @param now - when, ms since the epoch.
    */
-  countShown(user: string, entryIds: readonly string[], now: number): void {
-    for (const entryId of entryIds) this.#queue({ kind: "shown", user, entryId, now });
+  countShown(user: string, entries: readonly CountKey[], now: number): void {
+    for (const { repo, id } of entries) {
+      this.#queue({ kind: "shown", user, repo: countingRepo(repo), entryId: id, now });
+    }
   }
 
   /**
    * Counts one read of an entry by a user (queued; see the module header).
    *
    * @param user - who opened it.
-   * @param entryId - the entry.
+   * @param entry - the entry, by its repository (source) and id.
    * @param now - when, ms since the epoch.
    */
-  countRead(user: string, entryId: string, now: number): void {
-    this.#queue({ kind: "read", user, entryId, now });
+  countRead(user: string, entry: CountKey, now: number): void {
+    this.#queue({ kind: "read", user, repo: countingRepo(entry.repo), entryId: entry.id, now });
   }
 
   /**
@@ -139,7 +163,7 @@ export class Counters {
    *
    * @param kind - `shown` or `read`.
    * @param user - whose counts.
-   * @param entryIds - one count each (a repeated id counts each time).
+   * @param entries - one count each, by repository (source) and id (a repeated one counts each time).
    * @param now - when, ms since the epoch.
    * @param options - `wait: false` tries once without waiting out the busy timeout
    *   (`SQLITE_BUSY` at once while another connection writes: a caller on the event loop
@@ -150,7 +174,7 @@ export class Counters {
   record(
     kind: "shown" | "read",
     user: string,
-    entryIds: readonly string[],
+    entries: readonly CountKey[],
     now: number,
     options: { wait?: boolean } = {},
   ): void {
@@ -163,7 +187,9 @@ export class Counters {
     const write = () => {
       this.#write(batch);
       const statement = kind === "shown" ? this.#shown : this.#read;
-      for (const entryId of entryIds) statement.run({ user, entryId, now });
+      for (const { repo, id } of entries) {
+        statement.run({ user, repo: countingRepo(repo), entryId: id, now });
+      }
     };
     try {
       if (this.#db.inTransaction) write();
@@ -182,8 +208,8 @@ export class Counters {
    *
    * @returns the row, or `undefined` when the user was never shown nor read it.
    */
-  get(user: string, entryId: string): CounterRow | undefined {
-    return this.#one.get(user, entryId) as CounterRow | undefined;
+  get(user: string, entry: CountKey): CounterRow | undefined {
+    return this.#one.get(user, countingRepo(entry.repo), entry.id) as CounterRow | undefined;
   }
 
   /**
@@ -216,7 +242,7 @@ export class Counters {
 
   #write(batch: readonly PendingCount[]): void {
     for (const c of batch) {
-      const params = { user: c.user, entryId: c.entryId, now: c.now };
+      const params = { user: c.user, repo: c.repo, entryId: c.entryId, now: c.now };
       if (c.kind === "shown") this.#shown.run(params);
       else this.#read.run(params);
     }

@@ -208,13 +208,26 @@ describe("EntryIndex files", () => {
 
 describe("EntryIndex counters", () => {
   it("counts shown and read per user with first and last times", () => {
-    index.countShown("ann", [ID1, ID2], 1000);
-    index.countShown("ann", [ID1], 2000);
-    index.countRead("ann", ID1, 1500);
-    index.countShown("bob", [ID1], 3000);
+    index.countShown(
+      "ann",
+      [ID1, ID2].map((id: string) => ({ repo: "acme/app", id })),
+      1000,
+    );
+    index.countShown(
+      "ann",
+      [ID1].map((id: string) => ({ repo: "acme/app", id })),
+      2000,
+    );
+    index.countRead("ann", { repo: "acme/app", id: ID1 }, 1500);
+    index.countShown(
+      "bob",
+      [ID1].map((id: string) => ({ repo: "acme/app", id })),
+      3000,
+    );
     expect(index.stats("ann")).toEqual([
       {
         user: "ann",
+        repo: "acme/app",
         entryId: ID1,
         shown: 2,
         read: 1,
@@ -225,6 +238,7 @@ describe("EntryIndex counters", () => {
       },
       {
         user: "ann",
+        repo: "acme/app",
         entryId: ID2,
         shown: 1,
         read: 0,

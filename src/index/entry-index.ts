@@ -18,7 +18,7 @@ import { entryText, type IndexDocument, indexDocument } from "../core/entry/inde
 import { evaluateContract } from "../core/entry/parse-contract.js";
 import { LoreError } from "../core/errors/lore-error.js";
 import { ContractLookup } from "./contract-lookup.js";
-import { type CounterRow, Counters, isBusy } from "./counters.js";
+import { type CounterRow, Counters, type CountKey, countingRepo, isBusy } from "./counters.js";
 import { DraftRows } from "./draft-rows.js";
 import { EntryUsage, type UsageOptions, type UsageRecord } from "./entry-usage.js";
 import { migrate } from "./migrate.js";
@@ -245,7 +245,9 @@ export class EntryIndex {
       insertText: p("INSERT INTO entry_text (rowid, summary, body) VALUES (?, ?, ?)"),
       // The first storing of an id gives its age; a later one (a new version of the file,
       // a draft becoming a file, a re-evaluation) keeps it.
-      touchAge: p("INSERT OR IGNORE INTO entry_ages (entry_id, first_seen_at) VALUES (?, ?)"),
+      touchAge: p(
+        "INSERT OR IGNORE INTO entry_ages (repo, entry_id, first_seen_at) VALUES (?, ?, ?)",
+      ),
       insertWord: p(
         "INSERT OR IGNORE INTO contract_words (first_stem, file_id, entry_id, word, stems) VALUES (?, ?, ?, ?, ?)",
       ),
@@ -436,7 +438,7 @@ export class EntryIndex {
       JSON.stringify(parsed.unmetMechanisms),
     );
     sql.insertText.run(fileId, doc.summaryText, doc.bodyText);
-    sql.touchAge.run(entry.id, this.#now());
+    sql.touchAge.run(countingRepo(repo), entry.id, this.#now());
     if (!parsed.reachable) return;
     for (const { word, stems } of doc.words) {
       sql.insertWord.run(
@@ -954,22 +956,22 @@ export class EntryIndex {
    * once (see `counters.ts`); `stats` and `close` write pending counts first.
    *
    * @param user - who was shown them.
-   * @param entryIds - the listed entries.
+   * @param entries - the listed entries, each by its source (`repo` of a hit) and id.
    * @param now - when, ms since the epoch. Default: the current time.
    */
-  countShown(user: string, entryIds: readonly string[], now: number = Date.now()): void {
-    this.#counters.countShown(user, entryIds, now);
+  countShown(user: string, entries: readonly CountKey[], now: number = Date.now()): void {
+    this.#counters.countShown(user, entries, now);
   }
 
   /**
    * Counts one read of an entry by a user.
    *
    * @param user - who opened it.
-   * @param entryId - the entry.
+   * @param entry - the entry, by its source and id.
    * @param now - when, ms since the epoch. Default: the current time.
    */
-  countRead(user: string, entryId: string, now: number = Date.now()): void {
-    this.#counters.countRead(user, entryId, now);
+  countRead(user: string, entry: CountKey, now: number = Date.now()): void {
+    this.#counters.countRead(user, entry, now);
   }
 
   /**
@@ -979,7 +981,8 @@ export class EntryIndex {
    * transaction before it returns. Synchronous. Inside a caller's transaction they join it.
    *
    * @param user - who was shown them.
-   * @param ids - the entries; a repeated id counts each time (the caller dedupes a batch).
+   * @param entries - the entries, each by its repository (source; a draft's folds into its
+   *   repository) and id; a repeated one counts each time (the caller dedupes a batch).
    * @param now - when, ms since the epoch.
    * @param options - `wait: false`: no busy timeout, `SQLITE_BUSY` at once while another
    *   connection holds the write lock (a caller on the event loop retries asynchronously,
@@ -990,25 +993,25 @@ export class EntryIndex {
    */
   recordShown(
     user: string,
-    ids: readonly string[],
+    entries: readonly CountKey[],
     now: number,
     options: { wait?: boolean } = {},
   ): void {
-    if (ids.length === 0) return;
-    this.#counters.record("shown", user, ids, now, options);
+    if (entries.length === 0) return;
+    this.#counters.record("shown", user, entries, now, options);
   }
 
   /**
    * Counts one read of an entry by a user at once, durably (see {@link recordShown}).
    *
    * @param user - who opened it.
-   * @param id - the entry.
+   * @param entry - the entry, by its repository (source) and id.
    * @param now - when, ms since the epoch.
    * @param options - as for {@link recordShown}.
    * @throws the SQLite error of the write, as {@link recordShown}.
    */
-  recordRead(user: string, id: string, now: number, options: { wait?: boolean } = {}): void {
-    this.#counters.record("read", user, [id], now, options);
+  recordRead(user: string, entry: CountKey, now: number, options: { wait?: boolean } = {}): void {
+    this.#counters.record("read", user, [entry], now, options);
   }
 
   /**
@@ -1017,8 +1020,8 @@ export class EntryIndex {
    *
    * @returns the row, or `undefined` when the user was never shown nor read it.
    */
-  counter(user: string, id: string): CounterRow | undefined {
-    return this.#counters.get(user, id);
+  counter(user: string, repo: string, id: string): CounterRow | undefined {
+    return this.#counters.get(user, { repo, id });
   }
 
   /**

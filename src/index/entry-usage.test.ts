@@ -68,9 +68,17 @@ describe("EntryIndex.usage", () => {
     put(index, "acme/app", 2);
     put(index, "acme/other", 3);
     const draft = storeDraft(index, { repo: "acme/app", branch: "feature/x" });
-    index.recordShown("ann", [id(1), id(1), draft.id], 5_000);
-    index.recordShown("bob", [id(1)], 7_000);
-    index.recordRead("bob", id(1), 8_000);
+    index.recordShown(
+      "ann",
+      [id(1), id(1), draft.id].map((id: string) => ({ repo: "acme/app", id })),
+      5_000,
+    );
+    index.recordShown(
+      "bob",
+      [id(1)].map((id: string) => ({ repo: "acme/app", id })),
+      7_000,
+    );
+    index.recordRead("bob", { repo: "acme/app", id: id(1) }, 8_000);
 
     const team = index.usage("acme/app", { limit: 100 });
     expect(team.map((r) => [r.id, r.shown, r.read])).toEqual([
@@ -99,7 +107,11 @@ describe("EntryIndex.usage", () => {
   it("writes queued counts first: a read is exact right after countShown", () => {
     const index = openAt();
     put(index, "r", 1);
-    index.countShown("ann", [id(1)], 10);
+    index.countShown(
+      "ann",
+      [id(1)].map((id: string) => ({ repo: "r", id })),
+      10,
+    );
     expect(index.usage("r", { user: "ann", limit: 10 })[0]?.shown).toBe(1);
   });
 
@@ -124,9 +136,17 @@ describe("EntryIndex.recordShown / recordRead", () => {
     const file = join(dir, "index.db");
     const index = openAt(file);
     put(index, "r", 1);
-    index.countShown("ann", [id(1)], 1);
-    index.recordShown("ann", [id(1)], 2);
-    index.recordRead("ann", id(1), 3);
+    index.countShown(
+      "ann",
+      [id(1)].map((id: string) => ({ repo: "r", id })),
+      1,
+    );
+    index.recordShown(
+      "ann",
+      [id(1)].map((id: string) => ({ repo: "r", id })),
+      2,
+    );
+    index.recordRead("ann", { repo: "r", id: id(1) }, 3);
     const other = openSqliteDatabase(file);
     try {
       expect(other.prepare("SELECT shown, read FROM counters WHERE user = 'ann'").get()).toEqual({
@@ -136,8 +156,12 @@ describe("EntryIndex.recordShown / recordRead", () => {
     } finally {
       other.close();
     }
-    expect(index.counter("ann", id(1))).toMatchObject({ shown: 2, read: 1, lastReadAt: 3 });
-    expect(index.counter("bob", id(1))).toBeUndefined();
+    expect(index.counter("ann", "r", id(1))).toMatchObject({
+      shown: 2,
+      read: 1,
+      lastReadAt: 3,
+    });
+    expect(index.counter("bob", "acme/app", id(1))).toBeUndefined();
   });
 });
 
@@ -182,7 +206,11 @@ describe("entry ages (migration 7)", () => {
   it("a draft turned file keeps its age and its counters", () => {
     const index = openAt();
     const draft = storeDraft(index, { repo: "acme/app", branch: "main" });
-    index.recordShown("ann", [draft.id], 5);
+    index.recordShown(
+      "ann",
+      [draft.id].map((id: string) => ({ repo: "acme/app", id })),
+      5,
+    );
     clock = 9_000_000;
     index.putFile({
       repo: "acme/app",
@@ -202,7 +230,11 @@ describe("entry ages (migration 7)", () => {
     const index = openAt(file);
     put(index, "r", 1);
     put(index, "r", 2);
-    index.recordShown("ann", [id(1)], 42);
+    index.recordShown(
+      "ann",
+      [id(1)].map((id: string) => ({ repo: "acme/app", id })),
+      42,
+    );
     index.close();
     // Back to schema 6: no ages yet.
     const db = openSqliteDatabase(file);

@@ -43,7 +43,7 @@ const ENTRY_COLUMNS = `e.id, f.path, e.summary, e.reachable, e.unmet_mechanisms 
 /** The joins from `entries e` to the file, the draft row and the age. */
 const ENTRY_JOINS = `JOIN files f USING (file_id)
   LEFT JOIN drafts d ON f.repo = 'draft:' || @repo AND d.repo = @repo AND d.id = e.id
-  LEFT JOIN entry_ages a ON a.entry_id = e.id`;
+  LEFT JOIN entry_ages a ON a.repo = @repo AND a.entry_id = e.id`;
 
 /** The usage queries; statements prepared once. */
 export class EntryUsage {
@@ -55,13 +55,14 @@ export class EntryUsage {
   constructor(db: SqliteDatabase) {
     // Every entry of the repository and its drafts, by path (the listing's order), each
     // with everyone's counts summed: the page is cut first, then its counters are summed
-    // (`counters_by_entry`), so a large repository costs the page, not every counter.
+    // (`counters_by_entry`, by repository and id: counts of another repository's entry
+    // with the same id are never summed in), so a large repository costs the page, not every counter.
     this.#team = db.prepare(
       `SELECT p.*, coalesce(sum(c.shown), 0) AS shown, coalesce(sum(c.read), 0) AS read,
          max(c.last_shown_at) AS lastShownAt, max(c.last_read_at) AS lastReadAt
        FROM (SELECT ${ENTRY_COLUMNS}, f.repo AS source FROM entries e ${ENTRY_JOINS}
              WHERE f.repo IN (@repo, 'draft:' || @repo) ORDER BY f.path, f.repo LIMIT @limit) p
-       LEFT JOIN counters c ON c.entry_id = p.id
+       LEFT JOIN counters c ON c.repo = @repo AND c.entry_id = p.id
        GROUP BY p.source, p.path ORDER BY p.path, p.source`,
     );
     // One user's: from the user's counters (primary key) to the entries of the repository.
@@ -69,7 +70,7 @@ export class EntryUsage {
       `SELECT ${ENTRY_COLUMNS}, c.shown, c.read, c.last_shown_at AS lastShownAt,
          c.last_read_at AS lastReadAt
        FROM counters c JOIN entries e ON e.id = c.entry_id ${ENTRY_JOINS}
-       WHERE c.user = @user AND f.repo IN (@repo, 'draft:' || @repo)
+       WHERE c.user = @user AND c.repo = @repo AND f.repo IN (@repo, 'draft:' || @repo)
        ORDER BY f.path, f.repo LIMIT @limit`,
     );
     this.#known = db

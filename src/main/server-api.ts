@@ -171,7 +171,7 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
       await recordShownDurably(
         deps.index,
         principal.user,
-        answer.hits.map((hit) => hit.id),
+        answer.hits.map((hit) => ({ repo: hit.repo, id: hit.id })),
         at,
       );
     }
@@ -291,7 +291,7 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
             { countRead: false },
           );
           // The read is counted durably for the token's user before the answer.
-          await recordReadDurably(deps.index, principal.user, view.id, at);
+          await recordReadDurably(deps.index, principal.user, { repo: view.repo, id: view.id }, at);
           return view;
         },
         check: async (text, path) =>

@@ -32,7 +32,7 @@ export const MIN_AGE_DAYS_RANGE = { min: 0, max: 36_500 } as const;
  * user) answer them. Times are ISO 8601 UTC, `null` when never.
  */
 export interface UsageRow {
-  /** The entry id (UUIDv7): counters are kept by id, so they survive renames and a draft becoming a file. */
+  /** The entry id (UUIDv7): counters are kept by repository and id, so they survive renames and a draft becoming a file. */
   id: string;
   /** The file's path in the repository (a draft's: its future file). */
   path: string;

@@ -185,11 +185,19 @@ describe("usage counters while a refresh holds the write lock", () => {
     const writer = openAt(file);
     expect(writer.tryBeginWrite()).toBe(true);
     // Without the buffer these writes would fail with SQLITE_BUSY after the busy timeout.
-    reader.countShown("u", [id(1)], 1_000);
-    reader.countRead("u", id(1), 2_000);
+    reader.countShown(
+      "u",
+      [id(1)].map((id: string) => ({ repo: "acme/app", id })),
+      1_000,
+    );
+    reader.countRead("u", { repo: "acme/app", id: id(1) }, 2_000);
     expect(reader.stats("u")).toEqual([]);
     writer.rollbackWrite();
-    reader.countShown("u", [id(1)], 3_000);
+    reader.countShown(
+      "u",
+      [id(1)].map((id: string) => ({ repo: "acme/app", id })),
+      3_000,
+    );
     expect(reader.stats("u")).toMatchObject([{ entryId: id(1), shown: 2, read: 1 }]);
   });
 });

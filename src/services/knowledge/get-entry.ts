@@ -101,7 +101,9 @@ export function getEntry(
       { data: { repos } },
     );
   }
-  if (options.countRead !== false) index.countRead(user, entry.id, now ?? Date.now());
+  if (options.countRead !== false) {
+    index.countRead(user, { repo: entry.repo, id: entry.id }, now ?? Date.now());
+  }
   const model: Entry = {
     id: entry.id,
     contract: entry.contract,

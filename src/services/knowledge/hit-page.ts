@@ -292,7 +292,7 @@ export function countShown<T extends HitPage>(index: EntryIndex, input: ShownCou
   if (input.countShown === false) return page;
   index.countShown(
     input.user,
-    page.hits.map((hit) => hit.id),
+    page.hits.map((hit) => ({ repo: hit.repo, id: hit.id })),
     input.now ?? Date.now(),
   );
   return page;

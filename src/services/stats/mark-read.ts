@@ -36,6 +36,6 @@ export async function markRead(
   if (!deps.index.knownIds(input.repo, [id]).has(id)) {
     throw new LoreError("entry_not_found", { id: input.id });
   }
-  await recordReadDurably(deps.index, input.principal.user, id, deps.now());
-  return { id, read: deps.index.counter(input.principal.user, id)?.read ?? 0 };
+  await recordReadDurably(deps.index, input.principal.user, { repo: input.repo, id }, deps.now());
+  return { id, read: deps.index.counter(input.principal.user, input.repo, id)?.read ?? 0 };
 }

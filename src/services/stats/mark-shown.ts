@@ -71,7 +71,8 @@ export async function markShown(deps: MarkShownDeps, input: MarkShownInput): Pro
   const known = deps.index.knownIds(input.repo, [...asked.keys()]);
   const counted = [...asked.keys()].filter((id) => known.has(id));
   const unknown = [...asked].filter(([folded]) => !known.has(folded)).map(([, given]) => given);
-  await recordShownDurably(deps.index, input.principal.user, counted, deps.now());
+  const keys = counted.map((id) => ({ repo: input.repo, id }));
+  await recordShownDurably(deps.index, input.principal.user, keys, deps.now());
   return { counted: counted.length, unknown };
 }
 

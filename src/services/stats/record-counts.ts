@@ -12,6 +12,7 @@
  * the lock.
  */
 import { setTimeout as sleep } from "node:timers/promises";
+import type { CountKey } from "../../index/counters.js";
 import type { EntryIndex } from "../../index/entry-index.js";
 
 /** How long a count waits for the write lock before it gives up, ms. */
@@ -45,7 +46,7 @@ async function whenFree(write: () => void, waitMs: number): Promise<void> {
  *
  * @param index - the index.
  * @param user - who was shown them.
- * @param ids - the entries (each counts once per occurrence).
+ * @param entries - the entries by repository (source) and id (each counts once per occurrence).
  * @param now - when, ms since the epoch.
  * @param waitMs - the longest wait for the write lock. Default {@link RECORD_WAIT_MS}.
  * @throws the SQLite error (`SQLITE_BUSY` after the wait): nothing is counted.
@@ -53,11 +54,11 @@ async function whenFree(write: () => void, waitMs: number): Promise<void> {
 export function recordShownDurably(
   index: EntryIndex,
   user: string,
-  ids: readonly string[],
+  entries: readonly CountKey[],
   now: number,
   waitMs: number = RECORD_WAIT_MS,
 ): Promise<void> {
-  return whenFree(() => index.recordShown(user, ids, now, { wait: false }), waitMs);
+  return whenFree(() => index.recordShown(user, entries, now, { wait: false }), waitMs);
 }
 
 /**
@@ -65,7 +66,7 @@ export function recordShownDurably(
  *
  * @param index - the index.
  * @param user - who opened it.
- * @param id - the entry.
+ * @param entry - the entry, by repository (source) and id.
  * @param now - when, ms since the epoch.
  * @param waitMs - the longest wait for the write lock. Default {@link RECORD_WAIT_MS}.
  * @throws the SQLite error (`SQLITE_BUSY` after the wait): nothing is counted.
@@ -73,9 +74,9 @@ export function recordShownDurably(
 export function recordReadDurably(
   index: EntryIndex,
   user: string,
-  id: string,
+  entry: CountKey,
   now: number,
   waitMs: number = RECORD_WAIT_MS,
 ): Promise<void> {
-  return whenFree(() => index.recordRead(user, id, now, { wait: false }), waitMs);
+  return whenFree(() => index.recordRead(user, entry, now, { wait: false }), waitMs);
 }

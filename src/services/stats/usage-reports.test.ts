@@ -69,9 +69,17 @@ describe("reportTeam and reportMe", () => {
     put(1);
     put(2);
     const draft = storeDraft(index, { repo: REPO, branch: "feature/x" });
-    index.recordShown("ann", [id(1)], T0 + 1_000);
-    index.recordShown("bob", [id(1), draft.id], T0 + 2_000);
-    index.recordRead("bob", id(1), T0 + 3_000);
+    index.recordShown(
+      "ann",
+      [id(1)].map((id: string) => ({ repo: REPO, id })),
+      T0 + 1_000,
+    );
+    index.recordShown(
+      "bob",
+      [id(1), draft.id].map((id: string) => ({ repo: REPO, id })),
+      T0 + 2_000,
+    );
+    index.recordRead("bob", { repo: REPO, id: id(1) }, T0 + 3_000);
     expect(reportTeam(index, REPO)).toEqual({
       items: [
         {
@@ -126,7 +134,10 @@ describe("reportTeam and reportMe", () => {
     for (let n = 1; n <= STATS_CAP; n++) put(n);
     index.recordShown(
       "ann",
-      Array.from({ length: STATS_CAP }, (_, i) => id(i + 1)),
+      Array.from({ length: STATS_CAP }, (_, i) => id(i + 1)).map((id: string) => ({
+        repo: REPO,
+        id,
+      })),
       T0,
     );
     const whole = reportTeam(index, REPO);
@@ -134,7 +145,11 @@ describe("reportTeam and reportMe", () => {
     expect("partial" in whole).toBe(false);
     expect("partial" in reportMe(index, REPO, "ann")).toBe(false);
     put(STATS_CAP + 1);
-    index.recordShown("ann", [id(STATS_CAP + 1)], T0);
+    index.recordShown(
+      "ann",
+      [id(STATS_CAP + 1)].map((id: string) => ({ repo: REPO, id })),
+      T0,
+    );
     const cut = reportTeam(index, REPO);
     expect(cut.items).toHaveLength(1_000);
     expect(cut.partial).toBe("truncated");
@@ -156,10 +171,20 @@ describe("reportDead", () => {
     clock = T0 + 1;
     put(6); // never shown, one ms younger than min_age_days: alive
     const five = (n: number) => Array.from({ length: 5 }, () => id(n));
-    index.recordShown("ann", [...five(1), ...five(3), id(4)], T0 + 10);
-    index.recordShown("ann", five(2).slice(1), T0 + 10);
-    index.recordRead("bob", id(3), T0 + 20);
-    index.recordRead("bob", id(4), T0 + 20);
+    index.recordShown(
+      "ann",
+      [...five(1), ...five(3), id(4)].map((id: string) => ({ repo: REPO, id })),
+      T0 + 10,
+    );
+    index.recordShown(
+      "ann",
+      five(2)
+        .slice(1)
+        .map((id: string) => ({ repo: REPO, id })),
+      T0 + 10,
+    );
+    index.recordRead("bob", { repo: REPO, id: id(3) }, T0 + 20);
+    index.recordRead("bob", { repo: REPO, id: id(4) }, T0 + 20);
     const now = T0 + 7 * DAY_MS;
     const answer = reportDead(index, REPO, { minShown: 5, minAgeDays: 7 }, now);
     expect(answer.min_shown).toBe(5);

@@ -156,8 +156,12 @@ describe("deliverDrafts into the default branch, parsed like a push", () => {
   it("the drafts become file entries under the same id, their counters kept", async () => {
     const drafts = storeDrafts(index, 2, { repo: REPO, branch: "main" });
     const id = drafts[0]?.id ?? "";
-    index.countShown("bob", [id], NOW);
-    index.countRead("bob", id, NOW);
+    index.countShown(
+      "bob",
+      [id].map((id: string) => ({ repo: REPO, id })),
+      NOW,
+    );
+    index.countRead("bob", { repo: REPO, id: id }, NOW);
     const counters = index.stats("bob");
     expect(counters).toHaveLength(1);
     const heal = hostedHealDeps(index);

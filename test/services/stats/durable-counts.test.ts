@@ -23,7 +23,7 @@ const COUNTER = `
 import { openIndex } from ${JSON.stringify(url("index/entry-index.js"))};
 const [file, n] = process.argv.slice(1);
 const index = openIndex(file);
-for (let i = 0; i < Number(n); i += 1) index.recordShown("ann", [${JSON.stringify(ID)}], 1000 + i);
+for (let i = 0; i < Number(n); i += 1) index.recordShown("ann", [{ repo: "acme/app", id: ${JSON.stringify(ID)} }], 1000 + i);
 process.stdout.write("recorded\\n");
 setInterval(() => {}, 1000);
 `;
@@ -58,7 +58,7 @@ describe("recordShown", () => {
     expect(killed).toBe("SIGKILL");
     const index = openIndex(file);
     try {
-      expect(index.counter("ann", ID)).toMatchObject({ shown: 37, lastShownAt: 1036 });
+      expect(index.counter("ann", "acme/app", ID)).toMatchObject({ shown: 37, lastShownAt: 1036 });
     } finally {
       index.close();
     }
@@ -73,7 +73,12 @@ describe("recordShownDurably", () => {
     try {
       expect(writer.tryBeginWrite()).toBe(true);
       let timerRan = false;
-      const counted = recordShownDurably(reader, "ann", [ID], 5);
+      const counted = recordShownDurably(
+        reader,
+        "ann",
+        [ID].map((id: string) => ({ repo: "acme/app", id })),
+        5,
+      );
       // The thread is free: a timer runs while the count waits, and releases the lock.
       setTimeout(() => {
         timerRan = true;
@@ -81,14 +86,22 @@ describe("recordShownDurably", () => {
       }, 200);
       await counted;
       expect(timerRan).toBe(true);
-      expect(reader.counter("ann", ID)).toMatchObject({ shown: 1 });
+      expect(reader.counter("ann", "acme/app", ID)).toMatchObject({ shown: 1 });
       // Past its wait, a count held off by the lock is refused and stores nothing.
       expect(writer.tryBeginWrite()).toBe(true);
-      await expect(recordShownDurably(reader, "bob", [ID], 6, 50)).rejects.toMatchObject({
+      await expect(
+        recordShownDurably(
+          reader,
+          "bob",
+          [ID].map((id: string) => ({ repo: "acme/app", id })),
+          6,
+          50,
+        ),
+      ).rejects.toMatchObject({
         code: expect.stringMatching(/^SQLITE_BUSY/),
       });
       writer.commitWrite();
-      expect(reader.counter("bob", ID)).toBeUndefined();
+      expect(reader.counter("bob", "acme/app", ID)).toBeUndefined();
     } finally {
       reader.close();
       writer.close();

@@ -121,10 +121,14 @@ describe("rights: three users, three repositories", () => {
   it("nothing of the hidden repository is counted or shown: not an entry, not a count", async () => {
     const stats = team.api.stats;
     // Nobody could mark the secret entry: no counter row exists for it.
-    for (const who of USERS) expect(team.index.counter(who, IDS["acme/secret"])).toBeUndefined();
+    for (const who of USERS)
+      expect(team.index.counter(who, "acme/secret", IDS["acme/secret"])).toBeUndefined();
     // The private entry was counted for anna only (boris and vera were refused).
-    expect(team.index.counter("anna", IDS["acme/private"])).toMatchObject({ shown: 1, read: 1 });
-    expect(team.index.counter("boris", IDS["acme/private"])).toBeUndefined();
+    expect(team.index.counter("anna", "acme/private", IDS["acme/private"])).toMatchObject({
+      shown: 1,
+      read: 1,
+    });
+    expect(team.index.counter("boris", "acme/private", IDS["acme/private"])).toBeUndefined();
     for (const who of USERS) {
       const me = await stats.me(principals[who], "acme/public");
       const teamRows = await stats.team(principals[who], "acme/public");
@@ -171,7 +175,7 @@ describe("the edition, checked first", () => {
 describe("shown", () => {
   it("counts each distinct known id once, reports unknown ones, and reads are exact at once", async () => {
     const stats = team.api.stats;
-    const before = team.index.counter("vera", EXTRA_ID)?.shown ?? 0;
+    const before = team.index.counter("vera", "acme/public", EXTRA_ID)?.shown ?? 0;
     const answer = await stats.shown(principals.vera, "acme/public", [
       EXTRA_ID,
       EXTRA_ID.toUpperCase(),
@@ -194,22 +198,22 @@ describe("shown", () => {
       counted: 1,
       unknown: [],
     });
-    const shownBefore = team.index.counter("vera", EXTRA_ID)?.shown;
+    const shownBefore = team.index.counter("vera", "acme/public", EXTRA_ID)?.shown;
     const refused = await refusal(() =>
       stats.shown(principals.vera, "acme/public", [...ids, EXTRA_ID]),
     );
     expect(refused).toMatchObject({ code: "batch_too_large", data: { max: 256, count: 257 } });
-    expect(team.index.counter("vera", EXTRA_ID)?.shown).toBe(shownBefore);
+    expect(team.index.counter("vera", "acme/public", EXTRA_ID)?.shown).toBe(shownBefore);
   });
 
   it("allows the limit's calls per token per minute, then rate_limited with retry_after; another token is not limited", async () => {
     const limited = statsWith({ shownRateLimit: 3 });
     clock = T0;
-    const shownBefore = team.index.counter("boris", EXTRA_ID)?.shown ?? 0;
+    const shownBefore = team.index.counter("boris", "acme/public", EXTRA_ID)?.shown ?? 0;
     for (let i = 0; i < 3; i++) await limited.shown(principals.boris, "acme/public", [EXTRA_ID]);
     const refused = await refusal(() => limited.shown(principals.boris, "acme/public", [EXTRA_ID]));
     expect(refused).toMatchObject({ code: "rate_limited", data: { retry_after: 45, limit: 3 } });
-    expect(team.index.counter("boris", EXTRA_ID)?.shown).toBe(shownBefore + 3);
+    expect(team.index.counter("boris", "acme/public", EXTRA_ID)?.shown).toBe(shownBefore + 3);
     // The same user with another token has calls of its own.
     const other = await createToken(team.store, {
       user: "boris",
@@ -247,15 +251,24 @@ describe("read", () => {
 describe("recall and open over /mcp", () => {
   it("count durably for the token's user; count_shown: false counts nothing", async () => {
     const port = team.api.mcpPort(principals.vera);
-    const before = team.index.counter("vera", IDS["acme/public"]) ?? { shown: 0, read: 0 };
+    const before = team.index.counter("vera", "acme/public", IDS["acme/public"]) ?? {
+      shown: 0,
+      read: 0,
+    };
     const hits = await port.recall({ query: MATRIX_WORD });
     expect(hits.hits.map((hit) => hit.id)).toEqual([IDS["acme/public"]]);
     // Stored at once (no write-behind): the counter row has it before any flush.
-    expect(team.index.counter("vera", IDS["acme/public"])?.shown).toBe(before.shown + 1);
+    expect(team.index.counter("vera", "acme/public", IDS["acme/public"])?.shown).toBe(
+      before.shown + 1,
+    );
     await port.recall({ query: MATRIX_WORD, count_shown: false });
-    expect(team.index.counter("vera", IDS["acme/public"])?.shown).toBe(before.shown + 1);
+    expect(team.index.counter("vera", "acme/public", IDS["acme/public"])?.shown).toBe(
+      before.shown + 1,
+    );
     await port.open(IDS["acme/public"]);
-    expect(team.index.counter("vera", IDS["acme/public"])?.read).toBe(before.read + 1);
+    expect(team.index.counter("vera", "acme/public", IDS["acme/public"])?.read).toBe(
+      before.read + 1,
+    );
     const me = await team.api.stats.me(principals.vera, "acme/public");
     expect(me.items.find((row) => row.id === IDS["acme/public"])).toMatchObject({
       shown: before.shown + 1,
@@ -265,7 +278,10 @@ describe("recall and open over /mcp", () => {
   });
 
   it("over real HTTP with the MCP SDK client: knowledge_recall and knowledge_open are stored before the answer", async () => {
-    const before = team.index.counter("boris", IDS["acme/public"]) ?? { shown: 0, read: 0 };
+    const before = team.index.counter("boris", "acme/public", IDS["acme/public"]) ?? {
+      shown: 0,
+      read: 0,
+    };
     const client = new Client({ name: "stats-boris", version: "1" });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(`${team.base}/mcp`), {
@@ -279,15 +295,47 @@ describe("recall and open over /mcp", () => {
       });
       expect(result.isError).toBeFalsy();
       // `counter` reads the stored rows only: a queued count would not be there yet.
-      expect(team.index.counter("boris", IDS["acme/public"])?.shown).toBe(before.shown + 1);
+      expect(team.index.counter("boris", "acme/public", IDS["acme/public"])?.shown).toBe(
+        before.shown + 1,
+      );
       const opened = await client.callTool({
         name: "knowledge_open",
         arguments: { id: IDS["acme/public"] },
       });
       expect(opened.isError).toBeFalsy();
-      expect(team.index.counter("boris", IDS["acme/public"])?.read).toBe(before.read + 1);
+      expect(team.index.counter("boris", "acme/public", IDS["acme/public"])?.read).toBe(
+        before.read + 1,
+      );
     } finally {
       await client.close();
     }
+  });
+});
+
+describe("an id copied from a hidden repository", () => {
+  it("brings none of the hidden entry's counts or age: counters are kept per repository", async () => {
+    const secret = IDS["acme/secret"];
+    // The hidden entry is read and shown by someone with rights (here: written directly).
+    team.index.recordShown("zed", [{ repo: "acme/secret", id: secret }], T0 - 5_000);
+    team.index.recordRead("zed", { repo: "acme/secret", id: secret }, T0 - 4_000);
+    // Someone who can write acme/public pushes a file carrying the same id.
+    clock += 60_000;
+    await team.push("acme/public", {
+      ".gitriver/knowledge/copy.md": entryFile(secret, ["copy"], "A copy of an id"),
+    });
+    const stats = team.api.stats;
+    const row = (await stats.team(principals.vera, "acme/public")).items.find(
+      (item) => item.id === secret,
+    );
+    expect(row).toMatchObject({ shown: 0, read: 0, last_shown_at: null, last_read_at: null });
+    const dead = (await stats.dead(principals.vera, "acme/public", { minAgeDays: 0 })).items.find(
+      (item) => item.id === secret,
+    );
+    expect(dead?.first_seen_at).toBe(new Date(clock).toISOString());
+    // Counting the copy counts the copy only.
+    await stats.shown(principals.vera, "acme/public", [secret]);
+    expect(team.index.counter("zed", "acme/secret", secret)).toMatchObject({ shown: 1, read: 1 });
+    expect(team.index.counter("vera", "acme/secret", secret)).toBeUndefined();
+    expect(team.index.counter("vera", "acme/public", secret)).toMatchObject({ shown: 1 });
   });
 });
