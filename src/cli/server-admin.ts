@@ -89,7 +89,17 @@ export async function withAdmin<T>(
       // Lore's pre-receive and post-receive go in at once: every push is parsed.
       await installHooks(dir, hookInstallOptions(ctx.settings(), dataDir));
     };
-    return work(createLocalAdmin({ store, dataDir, afterCreateRepo }));
+    const beforeRemoveRepo = async (fullName: string) => {
+      const { openIndex } = await import("../index/entry-index.js");
+      // The server's index (the same file `lore serve` reads) forgets the repository's knowledge.
+      const index = openIndex(ctx.settings().database);
+      try {
+        index.forgetHostedRepository(fullName);
+      } finally {
+        index.close();
+      }
+    };
+    return work(createLocalAdmin({ store, dataDir, afterCreateRepo, beforeRemoveRepo }));
   });
 }
 

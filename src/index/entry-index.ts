@@ -803,13 +803,34 @@ export class EntryIndex {
 
   /**
    * Drops a source: every stored file, entry, full-text row and lookup row of it, and its
-   * row in `repositories`, in one transaction (counters stay, keyed by entry id). When the
+   * row in `repositories`, in one transaction (counters stay, keyed by repository and id). When the
    * source's git-kept bodies cannot be read (its folder is gone), its rows are dropped
    * without them and the full text is refilled from the other entries (see `#rebuildText`).
    *
    * @param repo - the identity.
    * @returns the number of files dropped.
    */
+  /**
+   * Drops everything the index holds of a hosted repository that is being removed (`lore
+   * repo rm`, `DELETE /api/v1/admin/repos/…`): its files and entries, its drafts (source
+   * `draft:<repo>` and their rows), and its usage counters and entry ages — so a repository
+   * created again under the same name starts empty and its readers see nothing of the old
+   * one. One transaction. Call it while the bare repository still exists (bodies kept in git
+   * are read to drop their full text exactly).
+   *
+   * @param repo - the repository's `owner/name`.
+   * @returns the number of files and drafts dropped.
+   */
+  forgetHostedRepository(repo: string): number {
+    return this.transaction(() => {
+      const files = this.forgetRepository(repo) + this.forgetRepository(`draft:${repo}`);
+      this.#db.prepare("DELETE FROM drafts WHERE repo = ?").run(repo);
+      this.#db.prepare("DELETE FROM counters WHERE repo = ?").run(repo);
+      this.#db.prepare("DELETE FROM entry_ages WHERE repo = ?").run(repo);
+      return files;
+    });
+  }
+
   forgetRepository(repo: string): number {
     return this.transaction(() => {
       const paths = this.#sql.filePathsOf.all(repo) as string[];

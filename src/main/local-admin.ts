@@ -39,6 +39,12 @@ export interface LocalAdminDeps {
   dataDir: string;
   /** Runs after a new bare repository exists: installs Lore's push hooks. Default: none. */
   afterCreateRepo?: (dir: string) => Promise<void>;
+  /**
+   * Runs before a hosted repository is removed, while its folder still exists: drops its
+   * knowledge from the index (entries, drafts, counters; `EntryIndex.forgetHostedRepository`)
+   * so a repository made again under the name starts empty. Default: none.
+   */
+  beforeRemoveRepo?: (fullName: string) => Promise<void>;
   /** The clock, ms since the epoch. Default `Date.now`. */
   now?: () => number;
 }
@@ -114,7 +120,10 @@ export function createLocalAdmin(deps: LocalAdminDeps): AdminPort {
       return repoView(repo);
     },
     listRepos: async () => (await listRepos({ store })).map(repoView),
-    removeRepo: (fullName) => removeRepo({ store, dataDir }, fullName),
+    removeRepo: async (fullName) => {
+      if ((await store.getRepo(fullName)) !== undefined) await deps.beforeRemoveRepo?.(fullName);
+      return removeRepo({ store, dataDir }, fullName);
+    },
 
     async protectBranch(request) {
       await protectBranch(store, request);

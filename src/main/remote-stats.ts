@@ -7,6 +7,7 @@
  */
 import type { TeamClient } from "../adapters/team-server/team-client.js";
 import { LoreError } from "../core/errors/lore-error.js";
+import { parseRepoName } from "../core/repos/repo-name.js";
 import type { StatsAnswer, StatsArgs } from "../mcp/knowledge-port.js";
 import { currentHostedRepo } from "./current-repo.js";
 
@@ -46,6 +47,8 @@ export function remoteStats(
         reason_ru: `репозиторий на сервере команды — владелец/имя, а не «${name}»`,
       });
     }
+    // A name the server could not hold (`..`, `acme/..`) is refused here, never sent as a path.
+    parseRepoName(name);
     const query = new URLSearchParams();
     if (args.min_shown !== undefined) query.set("min_shown", args.min_shown);
     if (args.min_age_days !== undefined) query.set("min_age_days", args.min_age_days);

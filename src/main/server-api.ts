@@ -28,6 +28,7 @@ import { authenticateToken } from "../services/access/authenticate.js";
 import { authorizeRepo, grantedLevels, levelOn } from "../services/access/authorize.js";
 import { bareRepoPath } from "../services/access/hosted-repos.js";
 import { type FileAtRef, readRawFile } from "../services/api/raw-file.js";
+import { writeWhenFree } from "../services/indexing/write-when-free.js";
 import { getEntry } from "../services/knowledge/get-entry.js";
 import { listKnowledge } from "../services/knowledge/list-knowledge.js";
 import { recallWithin } from "../services/knowledge/recall-within.js";
@@ -214,6 +215,9 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
     dataDir: deps.dataDir,
     now,
     ...(deps.afterCreateRepo === undefined ? {} : { afterCreateRepo: deps.afterCreateRepo }),
+    beforeRemoveRepo: async (fullName) => {
+      await writeWhenFree(deps.index, () => deps.index.forgetHostedRepository(fullName));
+    },
   });
 
   const stats = createStatsApi({

@@ -255,6 +255,12 @@ describe("stats on a team server with a Pro licence", () => {
     expect(noRepo.stderr).toMatch(/pass --repo owner\/name.*\[invalid_input\]\n$/);
     const bad = await client(["stats", "me", "--repo", "app"]);
     expect(bad.code).toBe(2);
+    // A name no hosted repository can have is refused before any request (no path tricks).
+    for (const name of ["acme/..", "../admin"]) {
+      const dots = await client(["stats", "me", "--repo", name]);
+      expect(dots.code, name).toBe(2);
+      expect(dots.stderr, name).toMatch(/\[invalid_repo_name\]\n$/);
+    }
   });
 
   it("Community (no licence): team and dead refused whole with license_required, even on a hidden repository; me served", async () => {

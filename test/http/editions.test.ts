@@ -75,13 +75,13 @@ describe("PUT of a draft limit is the Max edition's", () => {
       expect(answer.body).toEqual({
         error: {
           code: "license_required",
-          message: `setting a draft limit needs the max edition; this server runs the ${edition} edition`,
+          message: `setting a draft limit needs the max edition; Lore runs the ${edition} edition here (its licence: [server] license)`,
           data: { feature: "set_draft_limit", edition, edition_needed: "max" },
         },
       });
       const ru = await call(edition, "PUT", LIMIT, { body: { limit: 5 }, lang: "ru" });
       expect(ru.body.error?.message).toBe(
-        `заведение и изменение предела черновиков — в редакции max; этот сервер работает в редакции ${edition}`,
+        `заведение и изменение предела черновиков — в редакции max; здесь Lore работает в редакции ${edition} (лицензия: [server] license)`,
       );
       // Nothing was set: the default still applies.
       expect((await call(edition, "GET", LIMIT)).body.error?.code).toBe("limit_not_found");
@@ -167,7 +167,7 @@ describe("stats/team and stats/dead are the Pro edition's", () => {
         body: {
           error: {
             code: "license_required",
-            message: `${en} needs the pro edition; this server runs the community edition`,
+            message: `${en} needs the pro edition; Lore runs the community edition here (its licence: [server] license)`,
             data: { feature, edition: "community", edition_needed: "pro" },
           },
         },
@@ -186,7 +186,7 @@ describe("stats/team and stats/dead are the Pro edition's", () => {
         lang: "ru",
       });
       expect(inRussian.body.error?.message).toBe(
-        `${ru} — в редакции pro; этот сервер работает в редакции community`,
+        `${ru} — в редакции pro; здесь Lore работает в редакции community (лицензия: [server] license)`,
       );
       // Thresholds on dead do not change it: the edition comes first.
       const withQuery = await call(

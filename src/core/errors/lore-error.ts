@@ -84,6 +84,7 @@ export const ERROR_CODES = {
   mr_not_open: "conflict",
   approvals_required: "forbidden",
   limit_not_found: "not_found",
+  last_admin: "conflict",
   batch_too_large: "invalid_input",
   rate_limited: "rate_limited",
   license_required: "license_required",
@@ -370,6 +371,10 @@ const MESSAGES: Record<ErrorCode, LocalizedText> = {
     en: "the request was cancelled; no further work was started",
     ru: "запрос отменён; дальнейшая работа не начата",
   },
+  last_admin: {
+    en: "{user} is the server's only site admin and stays; make another first (lore user add NAME --admin)",
+    ru: "{user} — единственный администратор сервера и остаётся; сначала заведите другого (lore user add ИМЯ --admin)",
+  },
   batch_too_large: {
     en: "a batch holds at most {max} entry ids; this one has {count}",
     ru: "в пачке не больше {max} идентификаторов записей; в этой — {count}",
@@ -379,8 +384,8 @@ const MESSAGES: Record<ErrorCode, LocalizedText> = {
     ru: "слишком много обращений к {route}: не больше {limit} в минуту на токен; повторите через {retry_after} с",
   },
   license_required: {
-    en: "{feature} needs the {edition_needed} edition; this server runs the {edition} edition",
-    ru: "{feature_ru} — в редакции {edition_needed}; этот сервер работает в редакции {edition}",
+    en: "{feature} needs the {edition_needed} edition; Lore runs the {edition} edition here (its licence: [server] license)",
+    ru: "{feature_ru} — в редакции {edition_needed}; здесь Lore работает в редакции {edition} (лицензия: [server] license)",
   },
   license_invalid: {
     en: "the licence file {path} is not valid: {reason}",

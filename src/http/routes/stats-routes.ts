@@ -28,6 +28,9 @@ import { strictHook } from "../body-refusal.js";
 import type { HttpEnv } from "../server-api.js";
 import type { StatsApi } from "../stats-api.js";
 
+/** `stats/me` and `stats/team` take no query parameter: one is `unknown_field`, as on `stats/dead`. */
+const NoQuerySchema = z.strictObject({});
+
 const security = [{ bearer: [] }];
 const base = "/api/v1/repos/{owner}/{name}/knowledge";
 
@@ -134,7 +137,7 @@ const meRoute = createRoute({
   path: `${base}/stats/me`,
   summary: `The caller's own shown and read counters per entry of the repository they were shown or read; exact, never behind an answered shown; at most ${STATS_CAP.toLocaleString("en")} rows (partial: truncated), no paging`,
   security,
-  request: { params: RepoParamsSchema },
+  request: { params: RepoParamsSchema, query: NoQuerySchema },
   responses: {
     200: json(
       "`{items, partial?}`; no `partial` field = complete; no team totals",
@@ -150,7 +153,7 @@ const teamRoute = createRoute({
   path: `${base}/stats/team`,
   summary: `Pro: the team's counters summed over every user, one row for EVERY entry and draft of the index (zeros for one never shown); at most ${STATS_CAP.toLocaleString("en")} rows (partial: truncated), no paging`,
   security,
-  request: { params: RepoParamsSchema },
+  request: { params: RepoParamsSchema, query: NoQuerySchema },
   responses: {
     200: json("`{items, partial?}`; no `partial` field = complete", UsageAnswerSchema),
     ...ERROR_RESPONSES,
@@ -214,11 +217,15 @@ export function registerStatsRoutes(app: OpenAPIHono<HttpEnv>, stats: StatsApi):
     },
     strictHook([]),
   );
-  app.openapi(meRoute, async (c) =>
-    c.json(await stats.me(c.get("principal"), repoOf(c.req.valid("param"))), 200),
+  app.openapi(
+    meRoute,
+    async (c) => c.json(await stats.me(c.get("principal"), repoOf(c.req.valid("param"))), 200),
+    strictHook([]),
   );
-  app.openapi(teamRoute, async (c) =>
-    c.json(await stats.team(c.get("principal"), repoOf(c.req.valid("param"))), 200),
+  app.openapi(
+    teamRoute,
+    async (c) => c.json(await stats.team(c.get("principal"), repoOf(c.req.valid("param"))), 200),
+    strictHook([]),
   );
   app.openapi(
     deadRoute,

@@ -29,6 +29,16 @@ describe("users, groups, grants and branch rules by name", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it("keeps the last site admin (last_admin); once there is another, either may go", async () => {
+    await addUser(store, { name: "root", siteAdmin: true, now: 1 });
+    await expect(removeUser(store, "root")).rejects.toMatchObject({ code: "last_admin" });
+    expect(await store.getUser("root")).toBeDefined();
+    await addUser(store, { name: "root2", siteAdmin: true, now: 2 });
+    await removeUser(store, "root");
+    expect(await store.getUser("root")).toBeUndefined();
+    await expect(removeUser(store, "root2")).rejects.toMatchObject({ code: "last_admin" });
+  });
+
   it("refuses bad and unknown names with their codes", async () => {
     await expect(addUser(store, { name: "-rf", now: 1 })).rejects.toMatchObject({
       code: "invalid_input",

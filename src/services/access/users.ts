@@ -25,11 +25,19 @@ export async function addUser(
 }
 
 /**
- * Removes a user with their tokens, keys, grants and memberships.
+ * Removes a user with their tokens, keys, grants and memberships. The last site admin
+ * stays: without one nobody could administer the server over the API again (a restart does
+ * not make a new one while other users exist).
  *
- * @throws LoreError `user_not_found`.
+ * @throws LoreError `user_not_found`; `last_admin` for the only site admin.
  */
 export async function removeUser(store: ServerStore, name: string): Promise<void> {
+  const user = await store.getUser(name);
+  if (user === undefined) throw new LoreError("user_not_found", { user: name });
+  if (user.siteAdmin) {
+    const admins = (await store.listUsers()).filter((other) => other.siteAdmin);
+    if (admins.length <= 1) throw new LoreError("last_admin", { user: name });
+  }
   if (!(await store.removeUser(name))) throw new LoreError("user_not_found", { user: name });
 }
 

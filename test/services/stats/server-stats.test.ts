@@ -18,6 +18,7 @@ import { indexHostedRepo } from "../../../src/main/index-hosted-repo.js";
 import { createStatsApi } from "../../../src/main/server-stats.js";
 import { bareRepoPath } from "../../../src/services/access/hosted-repos.js";
 import { createToken } from "../../../src/services/access/tokens.js";
+import { storeDraft } from "../../helpers/store-drafts.js";
 import {
   entryFile,
   IDS,
@@ -337,5 +338,27 @@ describe("an id copied from a hidden repository", () => {
     expect(team.index.counter("zed", "acme/secret", secret)).toMatchObject({ shown: 1, read: 1 });
     expect(team.index.counter("vera", "acme/secret", secret)).toBeUndefined();
     expect(team.index.counter("vera", "acme/public", secret)).toMatchObject({ shown: 1 });
+  });
+});
+
+describe("a hosted repository removed and made again", () => {
+  it("starts empty: no entries, drafts, counters or ages of the old one", async () => {
+    const admin = team.api.admin({
+      userId: 0,
+      user: "root",
+      siteAdmin: true,
+      scopes: ["admin", "knowledge:read", "knowledge:write", "repo:read", "repo:write"],
+      tokenId: 0,
+    });
+    const repo = "acme/private";
+    const draft = storeDraft(team.index, { repo, branch: "feature/x" });
+    team.index.recordShown("anna", [{ repo, id: IDS[repo] }], clock);
+    expect(team.index.usage(repo, { limit: 100 }).length).toBeGreaterThan(1);
+    await admin.removeRepo(repo);
+    await admin.createRepo({ fullName: repo, public: false });
+    expect(team.index.usage(repo, { limit: 100 })).toEqual([]);
+    expect(team.index.drafts.get(repo, draft.id)).toBeUndefined();
+    expect(team.index.counter("anna", repo, IDS[repo])).toBeUndefined();
+    expect(team.index.repositoryRecords().map((r) => r.repo)).not.toContain(repo);
   });
 });
