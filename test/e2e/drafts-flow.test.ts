@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openIndex } from "../../src/index/entry-index.js";
 import { useTestLicence } from "../helpers/test-licence.js";
-import { runGitClient } from "./git-client.js";
+import { gitClientEnv, runGitClient } from "./git-client.js";
 import type { LoreRun } from "./run-lore.js";
 import { isolatedEnv, LORE_BIN, runLore } from "./run-lore.js";
 import { type ServedLore, startServe } from "./serve-lore.js";
@@ -111,16 +111,7 @@ beforeAll(async () => {
     await lore(["access", "grant", user, "acme/app", "write"]);
   }
   await lore(["access", "grant", "carol", "acme/app", "read"]);
-  gitEnv = {
-    PATH: home.env.PATH ?? "/usr/bin:/bin",
-    HOME: home.env.HOME ?? home.dir,
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_TERMINAL_PROMPT: "0",
-    GIT_AUTHOR_NAME: "Anna",
-    GIT_AUTHOR_EMAIL: "anna@example.com",
-    GIT_COMMITTER_NAME: "Anna",
-    GIT_COMMITTER_EMAIL: "anna@example.com",
-  };
+  gitEnv = gitClientEnv(home);
   mkdirSync(home.env.HOME ?? "", { recursive: true });
   work = join(home.dir, "work");
   mkdirSync(work);

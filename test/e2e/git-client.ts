@@ -39,3 +39,27 @@ export function freePort(): Promise<number> {
     });
   });
 }
+
+/**
+ * The clean environment of the real git client in an e2e test: the test's own HOME and
+ * PATH, no system config, no prompts, Anna as author and committer, plus `extra` (e.g.
+ * `GIT_SSH_COMMAND`).
+ *
+ * @param home - the test's isolated environment (`isolatedEnv()`): its `env` and `dir`.
+ */
+export function gitClientEnv(
+  home: { env: Record<string, string | undefined>; dir: string },
+  extra: Record<string, string> = {},
+): Record<string, string> & { HOME: string } {
+  return {
+    PATH: home.env.PATH ?? "/usr/bin:/bin",
+    HOME: home.env.HOME ?? home.dir,
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_AUTHOR_NAME: "Anna",
+    GIT_AUTHOR_EMAIL: "anna@example.com",
+    GIT_COMMITTER_NAME: "Anna",
+    GIT_COMMITTER_EMAIL: "anna@example.com",
+    ...extra,
+  };
+}

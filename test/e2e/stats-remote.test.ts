@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTestLicenceKey } from "../helpers/test-licence.js";
 import { knowledgeFiles, MIGRATION_ID, ROLLBACK_ID, UNREACHABLE_ID } from "./fixture-entries.js";
-import { runGitClient } from "./git-client.js";
+import { gitClientEnv, runGitClient } from "./git-client.js";
 import { isolatedEnv, type LoreRun, runLore } from "./run-lore.js";
 import { type ServedLore, startServe } from "./serve-lore.js";
 
@@ -86,16 +86,7 @@ beforeAll(async () => {
   mkdirSync(join(work, ".gitriver", "knowledge"), { recursive: true });
   for (const [path, text] of Object.entries(knowledgeFiles()))
     writeFileSync(join(work, path), text);
-  const gitEnv = {
-    PATH: home.env.PATH ?? "/usr/bin:/bin",
-    HOME: home.env.HOME ?? home.dir,
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_TERMINAL_PROMPT: "0",
-    GIT_AUTHOR_NAME: "Anna",
-    GIT_AUTHOR_EMAIL: "anna@example.com",
-    GIT_COMMITTER_NAME: "Anna",
-    GIT_COMMITTER_EMAIL: "anna@example.com",
-  };
+  const gitEnv = gitClientEnv(home);
   mkdirSync(gitEnv.HOME, { recursive: true });
   const basic = `http.extraHeader=Authorization: Basic ${Buffer.from(`x:${tokens.anna}`).toString("base64")}`;
   for (const args of [

@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openIndex } from "../../src/index/entry-index.js";
 import { entry, ID_A, ID_C, K, ON_PATH } from "../helpers/push-entries.js";
-import { freePort, runGitClient } from "./git-client.js";
+import { freePort, gitClientEnv, runGitClient } from "./git-client.js";
 import type { LoreRun } from "./run-lore.js";
 import { isolatedEnv, runLore } from "./run-lore.js";
 import { type ServedLore, startServe } from "./serve-lore.js";
@@ -66,17 +66,9 @@ beforeAll(async () => {
     child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`ssh-keygen ${code}`))));
   });
   await lore(["key", "add", "anna", `${key}.pub`]);
-  gitEnv = {
-    PATH: home.env.PATH ?? "/usr/bin:/bin",
-    HOME: home.env.HOME ?? home.dir,
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_TERMINAL_PROMPT: "0",
-    GIT_AUTHOR_NAME: "Anna",
-    GIT_AUTHOR_EMAIL: "anna@example.com",
-    GIT_COMMITTER_NAME: "Anna",
-    GIT_COMMITTER_EMAIL: "anna@example.com",
+  gitEnv = gitClientEnv(home, {
     GIT_SSH_COMMAND: `ssh -i ${key} -p ${sshPort} -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o IdentitiesOnly=yes -o LogLevel=ERROR`,
-  };
+  });
   mkdirSync(home.env.HOME ?? "", { recursive: true });
   work = join(home.dir, "work");
 }, 120_000);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bareRepoPath } from "../../src/services/access/hosted-repos.js";
 import { createToken } from "../../src/services/access/tokens.js";
 import { addUser } from "../../src/services/access/users.js";
-import { startTeamFixture, type TeamFixture } from "./team-fixture.js";
+import { callJson, startTeamFixture, type TeamFixture } from "./team-fixture.js";
 
 // The administration endpoints /api/v1/admin/… over real HTTP on a real server database:
 // a site admin with an `admin` token does everything `lore user|token|group|access|key|
@@ -38,26 +38,8 @@ afterAll(async () => {
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers are read field by field in the assertions.
 type Json = any;
 
-async function call(
-  token: string,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; body: Json; headers: Headers }> {
-  const answer = await fetch(`${team.base}/api/v1/admin${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await answer.text();
-  return {
-    status: answer.status,
-    body: text === "" ? undefined : JSON.parse(text),
-    headers: answer.headers,
-  };
+function call(token: string, method: string, path: string, body?: unknown) {
+  return callJson(team.base, token, method, `/api/v1/admin${path}`, body);
 }
 
 /** Every administration operation, with a body where it takes one. */

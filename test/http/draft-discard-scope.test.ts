@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createToken } from "../../src/services/access/tokens.js";
-import { startTeamFixture, type TeamFixture } from "./team-fixture.js";
+import { callJson, startTeamFixture, type TeamFixture } from "./team-fixture.js";
 
 // Removing a draft is a write (README "Drafts and delivery": writing needs knowledge:write):
 // a token with knowledge:read only removes nothing — not even a draft of its own user.
@@ -31,17 +31,8 @@ afterAll(async () => {
   await team.close();
 });
 
-async function call(token: string, method: string, path: string, body?: unknown) {
-  const answer = await fetch(`${team.base}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await answer.text();
-  return { status: answer.status, body: text === "" ? undefined : JSON.parse(text) };
+function call(token: string, method: string, path: string, body?: unknown) {
+  return callJson(team.base, token, method, path, body);
 }
 
 describe("DELETE …/knowledge/drafts/{id}", () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runGit } from "../../src/adapters/git-cli/run-git.js";
 import { bareRepoPath } from "../../src/services/access/hosted-repos.js";
 import { createToken } from "../../src/services/access/tokens.js";
-import { startTeamFixture, type TeamFixture } from "./team-fixture.js";
+import { callJson, startTeamFixture, type TeamFixture } from "./team-fixture.js";
 
 // Closing a merge request is a write (README "Merge requests": the author or anyone with
 // write access): a token without repo:write closes nothing, not even its user's request.
@@ -38,24 +38,8 @@ afterAll(async () => {
   await team.close();
 });
 
-// biome-ignore lint/suspicious/noExplicitAny: JSON answers are read field by field in the assertions.
-type Json = any;
-
-async function call(
-  token: string,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; body: Json }> {
-  const answer = await fetch(`${team.base}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: answer.status, body: await answer.json() };
+function call(token: string, method: string, path: string, body?: unknown) {
+  return callJson(team.base, token, method, path, body);
 }
 
 describe("POST …/pulls/{number}/close", () => {

@@ -190,3 +190,35 @@ export async function startTeamFixture(options: TeamFixtureOptions = {}): Promis
     },
   };
 }
+
+/**
+ * One JSON call of the fixture's REST API over real HTTP with a bearer token.
+ *
+ * @param base - the server's base URL (`team.base`).
+ * @param path - from the root, e.g. `/api/v1/repos/acme/app/knowledge`.
+ * @param body - sent as JSON when given.
+ * @returns the status, the parsed body (`undefined` when empty) and the headers.
+ */
+export async function callJson(
+  base: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  // biome-ignore lint/suspicious/noExplicitAny: JSON answers are read field by field in the assertions.
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const answer = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await answer.text();
+  return {
+    status: answer.status,
+    body: text === "" ? undefined : JSON.parse(text),
+    headers: answer.headers,
+  };
+}
