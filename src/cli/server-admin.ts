@@ -5,6 +5,7 @@
  */
 import { LoreError } from "../core/errors/lore-error.js";
 import { nearestKey } from "../core/text/nearest-key.js";
+import type { EntryIndex } from "../index/entry-index.js";
 import type { AdminPort } from "../ports/admin-port.js";
 import type { ServerStore } from "../ports/server-store.js";
 import type { CliContext, CommandArgs } from "./command.js";
@@ -89,17 +90,26 @@ export async function withAdmin<T>(
       // Lore's pre-receive and post-receive go in at once: every push is parsed.
       await installHooks(dir, hookInstallOptions(ctx.settings(), dataDir));
     };
-    const beforeRemoveRepo = async (fullName: string) => {
+    // The server's index (the same file `lore serve` reads) forgets what is removed.
+    const withIndex = async (change: (index: EntryIndex) => void) => {
       const { openIndex } = await import("../index/entry-index.js");
-      // The server's index (the same file `lore serve` reads) forgets the repository's knowledge.
       const index = openIndex(ctx.settings().database);
       try {
-        index.forgetHostedRepository(fullName);
+        change(index);
       } finally {
         index.close();
       }
     };
-    return work(createLocalAdmin({ store, dataDir, afterCreateRepo, beforeRemoveRepo }));
+    return work(
+      createLocalAdmin({
+        store,
+        dataDir,
+        afterCreateRepo,
+        beforeRemoveRepo: (fullName) =>
+          withIndex((index) => index.forgetHostedRepository(fullName)),
+        afterRemoveUser: (name) => withIndex((index) => index.forgetUserCounters(name)),
+      }),
+    );
   });
 }
 

@@ -811,6 +811,20 @@ export class EntryIndex {
    * @returns the number of files dropped.
    */
   /**
+   * Drops a removed user's usage counters (`lore user rm`), so a user made again under the
+   * name starts with none of the old one's history. Their drafts stay: they are the team's
+   * until delivered or removed.
+   *
+   * @param user - the user name.
+   * @returns the number of counter rows dropped.
+   */
+  forgetUserCounters(user: string): number {
+    return this.transaction(
+      () => this.#db.prepare("DELETE FROM counters WHERE user = ?").run(user).changes,
+    );
+  }
+
+  /**
    * Drops everything the index holds of a hosted repository that is being removed (`lore
    * repo rm`, `DELETE /api/v1/admin/repos/…`): its files and entries, its drafts (source
    * `draft:<repo>` and their rows), and its usage counters and entry ages — so a repository

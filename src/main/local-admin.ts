@@ -45,6 +45,8 @@ export interface LocalAdminDeps {
    * so a repository made again under the name starts empty. Default: none.
    */
   beforeRemoveRepo?: (fullName: string) => Promise<void>;
+  /** Runs after a user is removed: drops their usage counters from the index. Default: none. */
+  afterRemoveUser?: (name: string) => Promise<void>;
   /** The clock, ms since the epoch. Default `Date.now`. */
   now?: () => number;
 }
@@ -65,7 +67,10 @@ export function createLocalAdmin(deps: LocalAdminDeps): AdminPort {
   return {
     addUser: (request) => addUser(store, { ...request, now: now() }),
     listUsers: () => store.listUsers(),
-    removeUser: (name) => removeUser(store, name),
+    removeUser: async (name) => {
+      await removeUser(store, name);
+      await deps.afterRemoveUser?.(name);
+    },
 
     async createToken(request) {
       // The lifetime is read before anything is written (a bad one is invalid_input).

@@ -218,6 +218,9 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
     beforeRemoveRepo: async (fullName) => {
       await writeWhenFree(deps.index, () => deps.index.forgetHostedRepository(fullName));
     },
+    afterRemoveUser: async (name) => {
+      await writeWhenFree(deps.index, () => deps.index.forgetUserCounters(name));
+    },
   });
 
   const stats = createStatsApi({

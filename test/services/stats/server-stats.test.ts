@@ -361,4 +361,19 @@ describe("a hosted repository removed and made again", () => {
     expect(team.index.counter("anna", repo, IDS[repo])).toBeUndefined();
     expect(team.index.repositoryRecords().map((r) => r.repo)).not.toContain(repo);
   });
+
+  it("a user removed and made again under the name starts with no counters", async () => {
+    const admin = team.api.admin({
+      userId: 0,
+      user: "root",
+      siteAdmin: true,
+      scopes: ["admin"],
+      tokenId: 0,
+    });
+    team.index.recordShown("boris", [{ repo: "acme/public", id: IDS["acme/public"] }], clock);
+    expect(team.index.counter("boris", "acme/public", IDS["acme/public"])).toBeDefined();
+    await admin.removeUser("boris");
+    await admin.addUser({ name: "boris", siteAdmin: false });
+    expect(team.index.counter("boris", "acme/public", IDS["acme/public"])).toBeUndefined();
+  });
 });
