@@ -128,7 +128,7 @@ function routes(entries: readonly LoadEntry[]): Route[] {
   return [
     {
       name: "MCP knowledge_recall over POST /mcp",
-      share: 0.3,
+      share: 0.25,
       users: ["agent"],
       allowed: [200],
       request: {
@@ -214,6 +214,15 @@ function routes(entries: readonly LoadEntry[]): Route[] {
       users: ["viewer"],
       allowed: [200],
       request: { method: "GET", path: `${api}/stats/team` },
+    },
+    {
+      // The baseline of the same run: the cheapest answer the server gives, under the same
+      // load; each route's p50 over this one's is its own cost.
+      name: "GET /healthz (baseline)",
+      share: 0.05,
+      users: ["viewer"],
+      allowed: [200],
+      request: { method: "GET", path: "/healthz" },
     },
   ];
 }
@@ -346,8 +355,10 @@ async function main(): Promise<void> {
     const runs = await drive(server.base, tokens, routes(entries), SECONDS);
     const deadline = loadStarted + SECONDS * 1000;
 
+    const baseline = runs.find((run) => run.route.name.startsWith("GET /healthz"));
+    const baseP50 = summarize((baseline?.answers ?? []).map((a) => a.ms)).p50;
     console.log(
-      "\nroute                                   conns   p50       p99       req/s    statuses",
+      "\nroute                                   conns   p50       p99       req/s    statuses   p50/healthz",
     );
     for (const run of runs) {
       const { result } = run;
@@ -358,7 +369,7 @@ async function main(): Promise<void> {
       // Per second of the load proper (the drain's answers are counted, not timed).
       const perSecond = run.answers.filter((a) => a.answeredAt <= deadline).length / SECONDS;
       console.log(
-        `${run.route.name.padEnd(40)}${String(run.connections).padStart(5)}   ${fmt(stats.p50).padEnd(10)}${fmt(stats.p99).padEnd(10)}${perSecond.toFixed(1).padStart(7)}   ${statuses}`,
+        `${run.route.name.padEnd(40)}${String(run.connections).padStart(5)}   ${fmt(stats.p50).padEnd(10)}${fmt(stats.p99).padEnd(10)}${perSecond.toFixed(1).padStart(7)}   ${statuses}   ${baseP50 > 0 ? `${(stats.p50 / baseP50).toFixed(2)}×` : "–"}`,
       );
       if (result.errors > 0 || result.timeouts > 0) {
         failures.push(`${run.route.name}: ${result.errors} errors, ${result.timeouts} timeouts`);
