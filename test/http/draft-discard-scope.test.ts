@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createToken } from "../../src/services/access/tokens.js";
-import { callJson, startTeamFixture, type TeamFixture } from "./team-fixture.js";
+import { callJson, startTeamFixture, type TeamFixture, writerToken } from "./team-fixture.js";
 
 // Removing a draft is a write (README "Drafts and delivery": writing needs knowledge:write):
 // a token with knowledge:read only removes nothing — not even a draft of its own user.
@@ -12,20 +11,7 @@ const DRAFTS = "/api/v1/repos/acme/private/knowledge/drafts";
 
 beforeAll(async () => {
   team = await startTeamFixture();
-  const anna = await team.store.getUser("anna");
-  const repo = await team.store.getRepo("acme/private");
-  await team.store.grant({
-    repoId: repo?.id ?? -1,
-    subject: { kind: "user", id: anna?.id ?? -1 },
-    level: "write",
-  });
-  writer = (
-    await createToken(team.store, {
-      user: "anna",
-      scopes: ["knowledge:read", "knowledge:write", "repo:read", "repo:write"],
-      now: Date.now(),
-    })
-  ).secret;
+  writer = await writerToken(team, "anna", "acme/private");
 });
 afterAll(async () => {
   await team.close();

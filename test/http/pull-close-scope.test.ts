@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runGit } from "../../src/adapters/git-cli/run-git.js";
 import { bareRepoPath } from "../../src/services/access/hosted-repos.js";
-import { createToken } from "../../src/services/access/tokens.js";
-import { callJson, startTeamFixture, type TeamFixture } from "./team-fixture.js";
+import { callJson, startTeamFixture, type TeamFixture, writerToken } from "./team-fixture.js";
 
 // Closing a merge request is a write (README "Merge requests": the author or anyone with
 // write access): a token without repo:write closes nothing, not even its user's request.
@@ -14,25 +13,12 @@ const PULLS = "/api/v1/repos/acme/private/pulls";
 
 beforeAll(async () => {
   team = await startTeamFixture();
-  const anna = await team.store.getUser("anna");
-  const repo = await team.store.getRepo("acme/private");
-  await team.store.grant({
-    repoId: repo?.id ?? -1,
-    subject: { kind: "user", id: anna?.id ?? -1 },
-    level: "write",
-  });
+  writer = await writerToken(team, "anna", "acme/private");
   await runGit({
     cwd: bareRepoPath(team.data, "acme/private"),
     args: ["branch"],
     values: ["feature/x", "main"],
   });
-  writer = (
-    await createToken(team.store, {
-      user: "anna",
-      scopes: ["knowledge:read", "knowledge:write", "repo:read", "repo:write"],
-      now: Date.now(),
-    })
-  ).secret;
 });
 afterAll(async () => {
   await team.close();

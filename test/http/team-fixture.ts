@@ -222,3 +222,21 @@ export async function callJson(
     headers: answer.headers,
   };
 }
+
+/**
+ * Gives a fixture user write on a repository and a token with every knowledge and repo
+ * scope (what a writer's agent holds).
+ *
+ * @returns the token's secret.
+ */
+export async function writerToken(team: TeamFixture, user: string, fullName: string) {
+  const who = await team.store.getUser(user);
+  const repo = await team.store.getRepo(fullName);
+  await team.store.grant({
+    repoId: repo?.id ?? -1,
+    subject: { kind: "user", id: who?.id ?? -1 },
+    level: "write",
+  });
+  const scopes: Scope[] = ["knowledge:read", "knowledge:write", "repo:read", "repo:write"];
+  return (await createToken(team.store, { user, scopes, now: Date.now() })).secret;
+}

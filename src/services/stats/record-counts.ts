@@ -12,7 +12,7 @@
  * the lock.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { CountKey } from "../../index/counters.js";
+import { type CountKey, isBusy } from "../../index/counters.js";
 import type { EntryIndex } from "../../index/entry-index.js";
 
 /** How long a count waits for the write lock before it gives up, ms. */
@@ -20,12 +20,6 @@ export const RECORD_WAIT_MS = 30_000;
 
 /** How often a count waiting for the lock tries again, ms. */
 export const RECORD_POLL_MS = 10;
-
-/** True for SQLite's "database is locked" (`SQLITE_BUSY` and its extended codes). */
-function isBusy(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && code.startsWith("SQLITE_BUSY");
-}
 
 /** Runs a write that fails at once when locked, again until it is done or the wait is over. */
 async function whenFree(write: () => void, waitMs: number): Promise<void> {
