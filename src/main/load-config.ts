@@ -2,7 +2,11 @@ import { existsSync, realpathSync, statSync } from "node:fs";
 import { homedir, hostname, userInfo } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { ConfigFile } from "../core/config/config.js";
-import { CONFIG_DEFAULTS } from "../core/config/config-defaults.js";
+import {
+  CONFIG_DEFAULTS,
+  DEFAULT_HOOK_BUDGET_MS,
+  DEFAULT_RECEIPT_KEEP_DAYS,
+} from "../core/config/config-defaults.js";
 import {
   type ConfigLayer,
   type ConfigSourceKind,
@@ -64,7 +68,15 @@ export interface LoreSettings {
     url?: string;
     license?: string;
     shownRateLimit?: number;
+    /** `[server] database`: a PostgreSQL URL; absent = SQLite in the data folder. */
+    database?: string;
+    /** `[server] git_max_processes|git_max_queue|git_timeout_ms`, only the keys set; absent = the defaults. */
+    git?: { maxProcesses?: number; maxQueue?: number; timeoutMs?: number };
   };
+  /** Agent hooks: `budgetMs` = `[hooks] budget_ms`, default 300 ({@link DEFAULT_HOOK_BUDGET_MS}); absent in hand-built settings = the default. */
+  hooks?: { budgetMs: number };
+  /** Load receipts: `keepDays` = `[receipts] keep_days`, default 30 ({@link DEFAULT_RECEIPT_KEEP_DAYS}); absent in hand-built settings = the default. */
+  receipts?: { keepDays: number };
   /**
    * The knowledge roots of `[knowledge]` (knowledge roots, seed 003): primary, named, read-only, in that
    * order; absent when the file has no `[knowledge]` table. Paths: `~` expanded, relative
@@ -265,7 +277,21 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoreSettings {
       ...(file.server?.shown_rate_limit === undefined
         ? {}
         : { shownRateLimit: file.server.shown_rate_limit }),
+      ...(file.server?.database === undefined ? {} : { database: file.server.database }),
+      git: {
+        ...(file.server?.git_max_processes === undefined
+          ? {}
+          : { maxProcesses: file.server.git_max_processes }),
+        ...(file.server?.git_max_queue === undefined
+          ? {}
+          : { maxQueue: file.server.git_max_queue }),
+        ...(file.server?.git_timeout_ms === undefined
+          ? {}
+          : { timeoutMs: file.server.git_timeout_ms }),
+      },
     },
+    hooks: { budgetMs: file.hooks?.budget_ms ?? DEFAULT_HOOK_BUDGET_MS },
+    receipts: { keepDays: file.receipts?.keep_days ?? DEFAULT_RECEIPT_KEEP_DAYS },
   };
   if (env.LORE_DB) {
     // The environment wins over every file: say so where the key's origin is shown.

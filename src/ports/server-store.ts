@@ -148,7 +148,6 @@ export interface ServerStore {
   /** Records a user's approval; approving twice is a no-op. */
   approveMergeRequest(repoId: number, number: number, userId: number, at: number): Promise<void>;
 
-  /** Closes the connection. Idempotent. */
   // --- rate limits (seed 004: «600 обращений в минуту на токен») -------------------------
   /**
    * Takes one call of a rate-limited route for a token in a fixed window, atomically across
@@ -165,7 +164,36 @@ export interface ServerStore {
     limit: number;
   }): Promise<boolean>;
 
+  // --- web view sessions (`lore serve` at `/`) -----------------------------------------
+  /**
+   * Opens a sign-in session on a token. `hash` is the SHA-256 hex of the cookie's secret
+   * (the secret itself is never stored); `csrf` the session's anti-forgery token.
+   */
+  addWebSession(session: WebSessionRecord): Promise<void>;
+  /**
+   * The session of a cookie secret's hash, while it has not expired at `now` (ms) and its
+   * token still exists (a revoked token or a removed user ends its sessions); else `undefined`.
+   */
+  findWebSession(hash: string, now: number): Promise<WebSessionRecord | undefined>;
+  /** Ends one session (sign-out); false when there was none. Also drops expired sessions. */
+  removeWebSession(hash: string, now: number): Promise<boolean>;
+
+  /** Closes the connection. Idempotent. */
   close(): Promise<void>;
+}
+
+/** A web view sign-in session (server store migration 4). */
+export interface WebSessionRecord {
+  /** SHA-256 hex of the cookie's secret. */
+  hash: string;
+  /** The token the session was opened with; its user and scopes apply. */
+  tokenId: number;
+  /** The anti-forgery token every write of the session carries. */
+  csrf: string;
+  /** ms since the epoch. */
+  createdAt: number;
+  /** ms since the epoch; the session ends then. */
+  expiresAt: number;
 }
 
 /** A user of the team server. */

@@ -46,6 +46,28 @@ export interface ConfigFile {
     license?: string;
     /** Calls of `POST …/knowledge/shown` a token may make per minute; `0` = no limit. Default: `600`. */
     shown_rate_limit?: number;
+    /**
+     * The team server's database: absent = SQLite in the data folder (the embedded
+     * default); `postgres://user@host:5432/db` (or `postgresql://`) = PostgreSQL, shared
+     * by every `lore serve` that names it.
+     */
+    database?: string;
+    /** Git processes (HTTP requests and SSH sessions) running at once. Default: `32`. */
+    git_max_processes?: number;
+    /** Git requests waiting for a slot; one more is refused with `server_busy`. Default: `256`. */
+    git_max_queue?: number;
+    /** Time limit of one git process, ms; past it the process group is killed. Default: `600000`. */
+    git_timeout_ms?: number;
+  };
+  /** Agent hooks (`lore hook claude-code|codex|cursor`): how they surface knowledge. */
+  hooks?: {
+    /** The hard time budget of one hook run, ms, node start included; past it the hook answers with what it has. Default: `300`. */
+    budget_ms?: number;
+  };
+  /** Load receipts: the record of what every recall surfaced and why. */
+  receipts?: {
+    /** Days a receipt is kept before it is pruned. Default: `30`. */
+    keep_days?: number;
   };
   /**
    * Knowledge roots (seed 003): `primary`, `[knowledge.roots]`,
@@ -115,13 +137,29 @@ const KNOWN_CONFIG_KEYS: Record<string, readonly string[]> = {
     "wiki",
     "projects",
     "mcp",
+    "hooks",
+    "receipts",
   ],
   mcp: ["tool_names"],
   forge: ["kind", "root", "url", "user"],
   wiki: ["shared"],
   projects: ["cache"],
   index: ["database", "repos"],
-  server: ["host", "port", "data", "ssh_port", "url", "license", "shown_rate_limit"],
+  server: [
+    "host",
+    "port",
+    "data",
+    "ssh_port",
+    "url",
+    "license",
+    "shown_rate_limit",
+    "database",
+    "git_max_processes",
+    "git_max_queue",
+    "git_timeout_ms",
+  ],
+  hooks: ["budget_ms"],
+  receipts: ["keep_days"],
   knowledge: ["primary", "roots", "read_only"],
   "knowledge.read_only": ["id", "path"],
 };
@@ -164,8 +202,17 @@ const schema = z.strictObject({
       url: z.url({ protocol: /^https?$/ }).optional(),
       license: pathString.optional(),
       shown_rate_limit: z.number().int().min(0).max(1_000_000).optional(),
+      database: z
+        .string()
+        .regex(/^postgres(ql)?:\/\/\S+$/)
+        .optional(),
+      git_max_processes: z.number().int().min(1).max(1024).optional(),
+      git_max_queue: z.number().int().min(0).max(100_000).optional(),
+      git_timeout_ms: z.number().int().min(1000).max(86_400_000).optional(),
     })
     .optional(),
+  hooks: z.strictObject({ budget_ms: z.number().int().min(10).max(60_000).optional() }).optional(),
+  receipts: z.strictObject({ keep_days: z.number().int().min(1).max(3650).optional() }).optional(),
   knowledge: z
     .strictObject({
       primary: pathString.optional(),

@@ -89,6 +89,12 @@ export const ERROR_CODES = {
   rate_limited: "rate_limited",
   license_required: "license_required",
   license_invalid: "invalid_input",
+  secret_detected: "invalid_input",
+  csrf_failed: "forbidden",
+  session_expired: "unauthenticated",
+  database_unavailable: "unavailable",
+  migration_target_not_empty: "conflict",
+  migration_mismatch: "internal",
   server_not_configured: "invalid_input",
   server_unreachable: "unavailable",
   forge_failed: "internal",
@@ -390,6 +396,30 @@ const MESSAGES: Record<ErrorCode, LocalizedText> = {
   license_invalid: {
     en: "the licence file {path} is not valid: {reason}",
     ru: "файл лицензии {path} недействителен: {reason_ru}",
+  },
+  secret_detected: {
+    en: "refused: line {line} looks like a secret ({rule}); remove it, nothing was written",
+    ru: "отказано: строка {line} похожа на секрет ({rule}); уберите её, ничего не записано",
+  },
+  csrf_failed: {
+    en: "the form's anti-forgery token is missing or wrong; reload the page and try again",
+    ru: "маркер защиты формы отсутствует или неверен; обновите страницу и повторите",
+  },
+  session_expired: {
+    en: "the sign-in session has ended; sign in again with a Lore token",
+    ru: "сеанс входа закончился; войдите снова с токеном Lore",
+  },
+  database_unavailable: {
+    en: "the server database cannot be reached: {reason}",
+    ru: "база данных сервера недоступна: {reason_ru}",
+  },
+  migration_target_not_empty: {
+    en: "the target database {target} already holds Lore data; give an empty database",
+    ru: "в целевой базе {target} уже есть данные Lore; укажите пустую базу",
+  },
+  migration_mismatch: {
+    en: "the copy does not match: {table} has {source} rows in the source and {target} in the target",
+    ru: "копия не совпадает: в {table} {source} строк в источнике и {target} в цели",
   },
   internal: { en: "internal error: {reason}", ru: "внутренняя ошибка: {reason}" },
 };

@@ -159,6 +159,23 @@ CREATE TABLE rate_windows (
 `;
 
 /**
+ * Migration 4: the web view's sign-in sessions (`lore serve` at `/`). A session is opened
+ * with a Lore token and lives on that token: revoking the token or removing its user ends
+ * it. Only a hash of the cookie's secret is kept, as for tokens; `csrf` is the session's
+ * anti-forgery token, sent back by every form and write.
+ */
+export const SERVER_MIGRATION_004 = `
+CREATE TABLE web_sessions (
+  hash TEXT PRIMARY KEY,
+  token_id INTEGER NOT NULL REFERENCES tokens(id) ON DELETE CASCADE,
+  csrf TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX web_sessions_token ON web_sessions(token_id);
+`;
+
+/**
  * The server database's migrations in order: migration `i` (0-based) brings the schema
  * from version `i` to `i + 1`.
  */
@@ -166,4 +183,5 @@ export const SERVER_MIGRATIONS: readonly Migration[] = [
   SERVER_MIGRATION_001,
   SERVER_MIGRATION_002,
   SERVER_MIGRATION_003,
+  SERVER_MIGRATION_004,
 ];

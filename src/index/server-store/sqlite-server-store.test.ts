@@ -58,6 +58,7 @@ describe("SQLite server store", () => {
       "ssh_keys",
       "tokens",
       "users",
+      "web_sessions",
     ]);
     raw.close();
   });
@@ -442,5 +443,29 @@ describe("SQLite server store: drafts and merge requests", () => {
     expect(await store.takeRateSlot({ tokenId: 3, route: "shown", windowStart: 0, limit: 0 })).toBe(
       false,
     );
+  });
+
+  it("keeps a web session until it expires, is signed out, or its token is revoked", async () => {
+    const anna = await store.addUser({ name: "anna", siteAdmin: false, createdAt: 1 });
+    const token = await store.addToken({
+      userId: anna.id,
+      hash: "t1",
+      prefix: "lore_t1",
+      scopes: ["repo:read"],
+      label: "web",
+      createdAt: 1,
+      expiresAt: null,
+    });
+    const session = { hash: "s1", tokenId: token.id, csrf: "c1", createdAt: 10, expiresAt: 100 };
+    await store.addWebSession(session);
+    await store.addWebSession({ ...session, hash: "s2" });
+    expect(await store.findWebSession("s1", 99)).toEqual(session);
+    expect(await store.findWebSession("s1", 100)).toBeUndefined();
+    expect(await store.findWebSession("nope", 50)).toBeUndefined();
+    expect(await store.removeWebSession("s1", 50)).toBe(true);
+    expect(await store.removeWebSession("s1", 50)).toBe(false);
+    expect(await store.findWebSession("s2", 50)).toBeDefined();
+    await store.revokeToken(token.id);
+    expect(await store.findWebSession("s2", 50)).toBeUndefined();
   });
 });

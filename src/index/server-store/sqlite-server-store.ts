@@ -18,6 +18,7 @@ import type {
   Subject,
   TokenRecord,
   UserRecord,
+  WebSessionRecord,
 } from "../../ports/server-store.js";
 import { applyMigrations } from "../migrate.js";
 import { openSqliteDatabase, type SqliteDatabase } from "../sqlite-database.js";
@@ -832,6 +833,41 @@ class SqliteServerStore implements ServerStore {
          RETURNING calls`,
       ).get(slot.tokenId, slot.route, slot.windowStart, slot.limit);
       return row !== undefined;
+    });
+  }
+
+  addWebSession(session: WebSessionRecord): Promise<void> {
+    return guarded(this.file, () => {
+      this.stmt(
+        "INSERT INTO web_sessions (hash, token_id, csrf, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+      ).run(session.hash, session.tokenId, session.csrf, session.createdAt, session.expiresAt);
+    });
+  }
+
+  findWebSession(hash: string, now: number): Promise<WebSessionRecord | undefined> {
+    return guarded(this.file, () => {
+      const row = this.stmt(
+        `SELECT s.hash, s.token_id, s.csrf, s.created_at, s.expires_at FROM web_sessions s
+         JOIN tokens t ON t.id = s.token_id WHERE s.hash = ? AND s.expires_at > ?`,
+      ).get(hash, now) as
+        | { hash: string; token_id: number; csrf: string; created_at: number; expires_at: number }
+        | undefined;
+      if (row === undefined) return undefined;
+      return {
+        hash: row.hash,
+        tokenId: row.token_id,
+        csrf: row.csrf,
+        createdAt: row.created_at,
+        expiresAt: row.expires_at,
+      };
+    });
+  }
+
+  removeWebSession(hash: string, now: number): Promise<boolean> {
+    return guarded(this.file, () => {
+      const removed = this.stmt("DELETE FROM web_sessions WHERE hash = ?").run(hash).changes > 0;
+      this.stmt("DELETE FROM web_sessions WHERE expires_at <= ?").run(now);
+      return removed;
     });
   }
 

@@ -55,6 +55,14 @@ export interface RecallInput {
    * page is listed.
    */
   wiki?: string;
+  /**
+   * Who is asking, for the load receipt (`core/receipts/receipt.ts`): the MCP client's
+   * name (`initialize` → `clientInfo.name`), the hook event (`claude-code:UserPromptSubmit`),
+   * `cli` or `http`. Default: `unknown`.
+   */
+  client?: string;
+  /** The agent session the recall belongs to (a hook's `session_id`, an MCP session), for receipts. */
+  session?: string;
 }
 
 /** The answer of {@link recall}. */
