@@ -86,11 +86,35 @@ describe("loadSettings", () => {
         data: join(home, ".local", "share", "lore", "server"),
         sshPort: 7378,
       },
+      hooks: { budgetMs: 300 },
+      receipts: { keepDays: 30 },
       cacheFile: join(home, ".local", "share", "lore", "cache.json"),
       machine: expect.any(String),
       projectDir: cwd,
       lockDir: join(home, ".local", "state", "lore", "locks"),
     });
+  });
+
+  it("reads [hooks], [receipts], [server] database and the git limits from the user's file", () => {
+    mkdirSync(join(home, ".config", "lore"), { recursive: true });
+    writeFileSync(
+      join(home, ".config", "lore", "lore.toml"),
+      [
+        "[server]",
+        'database = "postgres://lore@127.0.0.1:5432/lore"',
+        "git_max_processes = 4",
+        "git_timeout_ms = 5000",
+        "[hooks]",
+        "budget_ms = 150",
+        "[receipts]",
+        "keep_days = 7",
+      ].join("\n"),
+    );
+    const settings = loadSettings({ cwd, env: baseEnv() });
+    expect(settings.server.database).toBe("postgres://lore@127.0.0.1:5432/lore");
+    expect(settings.server.git).toEqual({ maxProcesses: 4, timeoutMs: 5000 });
+    expect(settings.hooks).toEqual({ budgetMs: 150 });
+    expect(settings.receipts).toEqual({ keepDays: 7 });
   });
 
   it("reads [forge], [wiki] shared, [projects] cache and machine from the user's file", () => {

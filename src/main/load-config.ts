@@ -278,17 +278,7 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoreSettings {
         ? {}
         : { shownRateLimit: file.server.shown_rate_limit }),
       ...(file.server?.database === undefined ? {} : { database: file.server.database }),
-      git: {
-        ...(file.server?.git_max_processes === undefined
-          ? {}
-          : { maxProcesses: file.server.git_max_processes }),
-        ...(file.server?.git_max_queue === undefined
-          ? {}
-          : { maxQueue: file.server.git_max_queue }),
-        ...(file.server?.git_timeout_ms === undefined
-          ? {}
-          : { timeoutMs: file.server.git_timeout_ms }),
-      },
+      ...gitLimits(file),
     },
     hooks: { budgetMs: file.hooks?.budget_ms ?? DEFAULT_HOOK_BUDGET_MS },
     receipts: { keepDays: file.receipts?.keep_days ?? DEFAULT_RECEIPT_KEEP_DAYS },
@@ -319,6 +309,16 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoreSettings {
   settings.lockDir = lockHome(env);
   if (file.mcp?.tool_names !== undefined) settings.toolNames = file.mcp.tool_names;
   return settings;
+}
+
+/** `[server] git_*` as settings: only the keys set, and no `git` at all when none is. */
+function gitLimits(file: ConfigFile): { git?: NonNullable<LoreSettings["server"]["git"]> } {
+  const server = file.server ?? {};
+  const git: NonNullable<LoreSettings["server"]["git"]> = {};
+  if (server.git_max_processes !== undefined) git.maxProcesses = server.git_max_processes;
+  if (server.git_max_queue !== undefined) git.maxQueue = server.git_max_queue;
+  if (server.git_timeout_ms !== undefined) git.timeoutMs = server.git_timeout_ms;
+  return Object.keys(git).length === 0 ? {} : { git };
 }
 
 function lockHome(env: LoreEnv): string {
