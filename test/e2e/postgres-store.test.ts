@@ -5,9 +5,11 @@
  * migrate --to` moving a SQLite server database over, refusing a second time. Needs
  * `LORE_TEST_PG_URL` (a throw-away cluster; `.ci/run` starts one); skips without it.
  */
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeRepo } from "../helpers/make-repo.js";
 import {
   createTestDatabase,
   PG_SKIP_REASON,
@@ -96,6 +98,37 @@ if (TEST_PG_URL === undefined) {
         /^lore: the server database cannot be reached: .*ECONNREFUSED.* \[database_unavailable\]\n$/,
       );
       expect(run.stderr).not.toContain("hunter2-secret");
+    });
+  });
+
+  describe("the push hooks on [server] database", () => {
+    it("read branch protection from PostgreSQL: a push goes through, a force push is refused", async () => {
+      const schema = await db.schema();
+      const data = join(sandbox.dir, "hook-data");
+      const file = config(
+        "hook",
+        `[server]\ndata = ${JSON.stringify(data)}\ndatabase = ${JSON.stringify(schema.url)}\n`,
+      );
+      const lore = (...args: string[]) =>
+        runLore([...args, "--config", file], { cwd: sandbox.dir, env: sandbox.env });
+      expect((await lore("repo", "create", "acme/app")).code).toBe(0);
+      expect((await lore("branch", "protect", "acme/app", "main")).code).toBe(0);
+      expect(existsSync(join(data, "server.db"))).toBe(false);
+      const work = await makeRepo({ "notes.md": "one\n" });
+      try {
+        const git = (...args: string[]) =>
+          spawnSync("git", args, { cwd: work.dir, env: sandbox.env, encoding: "utf8" });
+        const bare = join(data, "repos", "acme", "app.git");
+        expect(git("push", bare, "main").status).toBe(0);
+        writeFileSync(join(work.dir, "notes.md"), "two\n");
+        expect(git("commit", "-q", "--amend", "-a", "-m", "rewritten").status).toBe(0);
+        const forced = git("push", "--force", bare, "main");
+        expect(forced.status).not.toBe(0);
+        expect(forced.stderr).toContain("[branch_protected]");
+        expect(forced.stderr).not.toContain("cannot be read");
+      } finally {
+        await work.cleanup();
+      }
     });
   });
 
