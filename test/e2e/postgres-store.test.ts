@@ -84,6 +84,26 @@ if (TEST_PG_URL === undefined) {
       );
     });
 
+    it("answers 503 database_unavailable while the database is gone, and says why", async () => {
+      const gone = await createTestDatabase("gone");
+      const file = config("gone", `[server]\ndatabase = ${JSON.stringify(gone.url)}\n`);
+      const env = { ...sandbox.env, XDG_DATA_HOME: join(sandbox.dir, "gone-data") };
+      const server = await startServe(["--port", "0", "--config", file], { cwd: sandbox.dir, env });
+      try {
+        const me = () => fetch(new URL("/api/v1/user", server.url), { headers: server.headers });
+        expect((await me()).status).toBe(200);
+        await gone.drop(); // WITH (FORCE): the server's connections are ended
+        const down = await me();
+        expect(down.status).toBe(503);
+        const body = JSON.stringify(await down.json());
+        expect(body).toContain("database_unavailable");
+        expect(body).toContain("the server database cannot be reached");
+        expect((await fetch(new URL("/healthz", server.url))).status).toBe(200);
+      } finally {
+        await server.stop();
+      }
+    });
+
     it("says database_unavailable (exit 6) when PostgreSQL cannot be reached, without the password", async () => {
       const file = config(
         "down",
