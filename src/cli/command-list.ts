@@ -197,4 +197,9 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "team server: list, show, approve, merge or close merge requests",
     load: async () => (await import("./commands/mr.js")).mrCommand,
   },
+  {
+    name: "db",
+    summary: "move the team server's database from SQLite to PostgreSQL (db migrate --to URL)",
+    load: async () => (await import("./commands/db.js")).dbCommand,
+  },
 ];

@@ -11,18 +11,19 @@ import type { ServerStore } from "../ports/server-store.js";
 import type { CliContext, CommandArgs } from "./command.js";
 
 /**
- * Opens the server's store in the configured data folder (`[server] data`, `--config`),
- * runs `work`, closes the store.
+ * Opens the server's store (`[server] database` on PostgreSQL, else `server.db` in the data
+ * folder `[server] data`; `--config`), runs `work`, closes the store.
  *
- * @throws whatever `work` throws; LoreError `index_failed` when the database cannot be opened.
+ * @throws whatever `work` throws; LoreError `index_failed` when the database cannot be
+ *   opened, `database_unavailable` when the PostgreSQL database cannot be reached.
  */
 export async function withServerStore<T>(
   ctx: CliContext,
   work: (store: ServerStore, dataDir: string) => Promise<T>,
 ): Promise<T> {
-  const dataDir = ctx.settings().server.data;
+  const { data: dataDir, database } = ctx.settings().server;
   const { openServerStore } = await import("../main/open-server.js");
-  const store = await openServerStore(dataDir);
+  const store = await openServerStore(dataDir, database);
   try {
     return await work(store, dataDir);
   } finally {
@@ -32,9 +33,10 @@ export async function withServerStore<T>(
 
 /** The help lines that say where the administration commands work (see {@link adminMode}). */
 export const ADMIN_MODES_HELP = [
-  "Works on the team server's database in its data folder ([server] data in lore.toml;",
-  "--config PATH picks the file), also while lore serve runs; or, when [server] url is set",
-  "and that folder holds no server.db (a client machine), over the server's API",
+  "Works on the team server's database ([server] database, a PostgreSQL URL, else server.db",
+  "in the data folder [server] data of lore.toml; --config PATH picks the file), also while",
+  "lore serve runs; or, when [server] url is set and this machine has neither (a client",
+  "machine), over the server's API",
   "(/api/v1/admin/…) with LORE_TOKEN or [server] token of auth.toml: a site admin's token",
   "with the admin scope. The output is the same either way.",
 ] as const;
@@ -44,17 +46,15 @@ export type AdminMode = { kind: "local"; dataDir: string } | { kind: "remote"; u
 
 /**
  * Where `lore user|token|group|access|key|repo|branch` work: over the team server's API
- * when `[server] url` is configured and the data folder (`[server] data`) holds no server
- * database on this machine (a client machine); else on the database directly, as for
- * set-up on the server machine (no server needs to run).
+ * when `[server] url` is configured and this machine holds no server database (no
+ * `[server] database` URL, no `server.db` in `[server] data`: a client machine); else on
+ * the database directly, as for set-up on the server machine (no server needs to run).
  */
 export async function adminMode(ctx: CliContext): Promise<AdminMode> {
   const settings = ctx.settings();
   if (settings.server.url === undefined) return { kind: "local", dataDir: settings.server.data };
-  const { existsSync } = await import("node:fs");
-  const { join } = await import("node:path");
-  const { SERVER_DB_FILE } = await import("../index/server-store/sqlite-server-store.js");
-  return existsSync(join(settings.server.data, SERVER_DB_FILE))
+  const { hasServerStore } = await import("../main/open-server.js");
+  return hasServerStore(settings.server.data, settings.server.database)
     ? { kind: "local", dataDir: settings.server.data }
     : { kind: "remote", url: settings.server.url };
 }

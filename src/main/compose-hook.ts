@@ -5,7 +5,7 @@
  * parse or of the index update is logged (a stderr line for the pusher and a line in
  * `<data>/logs/hooks.log`) and the push goes through; branch protection is the only refusal.
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { appendFile, mkdir } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,13 +21,12 @@ import {
 import { parseRefUpdates } from "../core/push/ref-update.js";
 import { type EntryIndex, openIndex } from "../index/entry-index.js";
 import { openIdOwnerIndex } from "../index/id-owner-lookup.js";
-import { SERVER_DB_FILE } from "../index/server-store/sqlite-server-store.js";
 import type { ServerStore } from "../ports/server-store.js";
 import type { HealDeps } from "../services/push/heal-index.js";
 import { postReceive } from "../services/push/post-receive.js";
 import { preReceive } from "../services/push/pre-receive.js";
 import type { LoreSettings } from "./load-config.js";
-import { openServerStore } from "./open-server.js";
+import { hasServerStore, openServerStore } from "./open-server.js";
 
 /** One run of a hook. */
 export interface HookRun {
@@ -38,6 +37,8 @@ export interface HookRun {
   data: string;
   /** The index file (`LORE_DB`). */
   database: string;
+  /** `[server] database`: the server store on PostgreSQL; absent = `<data>/server.db`. */
+  serverDatabase?: string;
   /** The repository's index name; default: from the folder (see {@link repoNameOf}). */
   name?: string;
   /** The language of the report and messages. */
@@ -139,7 +140,8 @@ export async function runHook(run: HookRun): Promise<HookOutcome> {
   };
   let store: ServerStore | undefined;
   try {
-    if (existsSync(join(run.data, SERVER_DB_FILE))) store = await openServerStore(run.data);
+    if (hasServerStore(run.data, run.serverDatabase))
+      store = await openServerStore(run.data, run.serverDatabase);
   } catch (error) {
     if (run.hook === "pre-receive") {
       // Protection fails closed: rules that cannot be read do not let a push through.

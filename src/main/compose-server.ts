@@ -99,7 +99,8 @@ export interface TeamServer {
 }
 
 /**
- * Starts `lore serve`: opens `<data>/server.db`, refuses a non-loopback address while no
+ * Starts `lore serve`: opens the server's store (`<data>/server.db`, or PostgreSQL by
+ * `[server] database`), refuses a non-loopback address while no
  * user holds a token, creates on a first start (no user yet) a site-admin user named after
  * the OS user with a token of every scope written to `<data>/owner-token` (mode 0600) and
  * says on stderr how to use it, serves the application, then starts the index upkeep of
@@ -120,7 +121,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
   if (warning !== undefined) log(warning);
   const dataDir = lore.settings.server.data;
   const loopbackOnly = isLoopback(options.host);
-  const store = await openServerStore(dataDir);
+  const store = await openServerStore(dataDir, lore.settings.server.database);
   let served: ServedIndex | undefined;
   let http: Server | undefined;
   let ssh: { port: number; close(): Promise<void> } | undefined;

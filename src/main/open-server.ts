@@ -1,8 +1,11 @@
 /**
- * Opening the team server's records (seed 004, team server): the data folder and its
- * `server.db`.
+ * Opening the team server's records (seed 004, team server): the data folder and the
+ * store — `<data>/server.db` (SQLite, the embedded default) or the PostgreSQL database of
+ * `[server] database` (scale-out: several `lore serve` over one database). The one place
+ * that chooses the engine: `lore serve`, the administration CLI and the push hooks all
+ * open the store here.
  */
-import { closeSync, mkdirSync, openSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { initBareRepo } from "../adapters/git-cli/init-bare.js";
 import {
@@ -13,15 +16,23 @@ import type { ServerStore } from "../ports/server-store.js";
 import type { HostedRepoDeps } from "../services/access/hosted-repos.js";
 
 /**
- * Opens the server's store in its data folder (`[server] data`), creating the folder
- * (mode 0700: it holds the token hashes, the SSH host key and the repositories) and the
- * database `<data>/server.db` (mode 0600) when absent.
+ * Opens the server's store: on PostgreSQL when `database` (`[server] database`, a
+ * `postgres://` URL) is given, else the SQLite database `<data>/server.db` (mode 0600,
+ * created when absent). The data folder is made either way (mode 0700: it holds the SSH
+ * host key and the repositories, and on SQLite the token hashes).
  *
  * @param dataDir - the data folder.
- * @throws LoreError `index_failed` when the database cannot be opened or migrated.
+ * @param database - `settings.server.database`; absent = SQLite.
+ * @throws LoreError `index_failed` when the database cannot be opened or migrated;
+ *   `database_unavailable` (503) when the PostgreSQL database cannot be reached.
  */
-export async function openServerStore(dataDir: string): Promise<ServerStore> {
+export async function openServerStore(dataDir: string, database?: string): Promise<ServerStore> {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if (database !== undefined) {
+    // Loaded only here: a SQLite server never loads pg.
+    const { openPgServerStore } = await import("../index/server-store/pg-server-store.js");
+    return openPgServerStore(database);
+  }
   const file = join(dataDir, SERVER_DB_FILE);
   // Created here with mode 0600 (when absent) so that SQLite, which gives its -wal and -shm
   // files the database file's mode, never makes a file of token hashes readable by others.
@@ -31,6 +42,18 @@ export async function openServerStore(dataDir: string): Promise<ServerStore> {
     // Unwritable: opening the database says so with its own message.
   }
   return openSqliteServerStore(file);
+}
+
+/**
+ * Whether this machine holds the server's store: `[server] database` is set (PostgreSQL),
+ * or `<data>/server.db` exists. The administration CLI works on the store directly then,
+ * and the push hooks read branch protection from it.
+ *
+ * @param dataDir - the data folder.
+ * @param database - `settings.server.database`.
+ */
+export function hasServerStore(dataDir: string, database?: string): boolean {
+  return database !== undefined || existsSync(join(dataDir, SERVER_DB_FILE));
 }
 
 /**

@@ -113,6 +113,9 @@ async function runGitHook(
       dir: resolve(ctx.cwd, gitDir ?? "."),
       data: resolve(stringOption(args, "data") ?? settings.server.data),
       database: resolve(settings.database),
+      ...(settings.server.database === undefined
+        ? {}
+        : { serverDatabase: settings.server.database }),
       ...(name === undefined ? {} : { name }),
       lang: ctx.lang,
       env: process.env,

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { storeEngines } from "../../../test/helpers/store-engines.js";
 import { initBareRepo } from "../../adapters/git-cli/init-bare.js";
-import { openServerStore } from "../../main/open-server.js";
 import type { ServerStore } from "../../ports/server-store.js";
 import {
   bareRepoPath,
@@ -13,7 +13,7 @@ import {
   removeRepo,
 } from "./hosted-repos.js";
 
-describe("hosted repositories", () => {
+describe.each(storeEngines("hosted"))("hosted repositories ($name)", (engine) => {
   let dir: string;
   let data: string;
   let store: ServerStore;
@@ -21,7 +21,7 @@ describe("hosted repositories", () => {
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), "lore-hosted-"));
     data = join(dir, "data");
-    store = await openServerStore(data);
+    store = await engine.open(data);
     deps = { store, dataDir: data, initBare: initBareRepo };
   });
   afterEach(async () => {

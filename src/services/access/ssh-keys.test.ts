@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { storeEngines } from "../../../test/helpers/store-engines.js";
 import type { LoreError } from "../../core/errors/lore-error.js";
-import { openServerStore } from "../../main/open-server.js";
 import type { ServerStore } from "../../ports/server-store.js";
 import {
   addKey,
@@ -39,12 +39,12 @@ function refusal(run: () => unknown): LoreError {
   throw new Error("expected a refusal");
 }
 
-describe("SSH public keys", () => {
+describe.each(storeEngines("keys"))("SSH public keys ($name)", (engine) => {
   let dir: string;
   let store: ServerStore;
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), "lore-keys-"));
-    store = await openServerStore(join(dir, "data"));
+    store = await engine.open(join(dir, "data"));
     await addUser(store, { name: "anna", now: 1 });
     await addUser(store, { name: "boris", now: 1 });
   });

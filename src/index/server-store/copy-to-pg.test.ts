@@ -1,0 +1,216 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  createTestDatabase,
+  PG_SKIP_REASON,
+  TEST_PG_URL,
+  type TestDatabase,
+} from "../../../test/helpers/pg-test-database.js";
+import { refusal } from "../../../test/helpers/server-store-contract.js";
+import type { ServerStore } from "../../ports/server-store.js";
+import { copyServerStoreToPg } from "./copy-to-pg.js";
+import { SERVER_TABLES } from "./pg-migrations.js";
+import { openPgServerStore } from "./pg-server-store.js";
+import { openSqliteServerStore, SERVER_DB_FILE } from "./sqlite-server-store.js";
+
+/** A SQLite store with a row in every table, and a deleted user whose id must stay taken. */
+async function fill(store: ServerStore) {
+  const anna = await store.addUser({ name: "anna", siteAdmin: true, createdAt: 1_764_600_000_001 });
+  const bob = await store.addUser({ name: "bob", siteAdmin: false, createdAt: 2 });
+  const gone = await store.addUser({ name: "zed", siteAdmin: false, createdAt: 3 });
+  await store.removeUser("zed");
+  const leads = await store.addGroup({ name: "leads", createdAt: 4 });
+  await store.addMember(leads.id, bob.id);
+  const token = await store.addToken({
+    userId: anna.id,
+    hash: "hash-anna",
+    prefix: "lore_ann",
+    scopes: ["repo:read", "knowledge:write", "admin"],
+    label: "laptop",
+    createdAt: 5,
+    expiresAt: 9_999_999_999_999,
+  });
+  await store.touchToken(token.id, 6);
+  await store.addKey({
+    userId: bob.id,
+    algorithm: "ssh-ed25519",
+    publicKey: "AAAAC3Nza",
+    fingerprint: "SHA256:bob",
+    comment: "bob@box",
+    createdAt: 7,
+  });
+  const app = await store.addRepo({
+    owner: "acme",
+    name: "app",
+    public: true,
+    defaultBranch: "main",
+    createdAt: 8,
+  });
+  await store.grant({ repoId: app.id, subject: { kind: "user", id: bob.id }, level: "write" });
+  await store.grant({ repoId: app.id, subject: { kind: "group", id: leads.id }, level: "admin" });
+  await store.protectBranch({
+    repoId: app.id,
+    pattern: "main",
+    pushUserIds: [anna.id],
+    pushGroupIds: [leads.id],
+    allowForcePush: true,
+    requiredApprovals: 2,
+  });
+  await store.setDraftLimit({ kind: "group", id: leads.id }, 40);
+  const open = (source: string) =>
+    store.addMergeRequest({
+      repoId: app.id,
+      source,
+      target: "main",
+      title: `from ${source}`,
+      body: "why",
+      origin: "machine",
+      authorId: bob.id,
+      createdAt: 9,
+    });
+  await open("drafts/bob");
+  await open("feature");
+  await store.approveMergeRequest(app.id, 1, anna.id, 10);
+  await store.finishMergeRequest(app.id, 1, {
+    state: "merged",
+    at: 11,
+    byId: anna.id,
+    mergeCommit: "c0ffee",
+  });
+  await store.takeRateSlot({ tokenId: token.id, route: "shown", windowStart: 60_000, limit: 5 });
+  await store.addWebSession({
+    hash: "session",
+    tokenId: token.id,
+    csrf: "csrf",
+    createdAt: 12,
+    expiresAt: 9_999_999_999_999,
+  });
+  return { anna, bob, gone, leads, app, token };
+}
+
+/** What a store answers, for comparing two engines. */
+async function snapshot(store: ServerStore, repoId: number, userId: number) {
+  return {
+    users: await store.listUsers(),
+    groups: await store.listGroups(),
+    members: await store.listMembers((await store.getGroup("leads"))?.id ?? 0),
+    tokens: await store.listTokens(),
+    token: await store.findTokenByHash("hash-anna"),
+    keys: await store.listKeys(),
+    key: await store.findKeyByFingerprint("SHA256:bob"),
+    repos: await store.listRepos(),
+    grants: await store.listGrants(repoId),
+    grantsFor: await store.grantsFor(userId),
+    rules: await store.listBranchRules(repoId),
+    limit: await store.getDraftLimit({ kind: "group", id: 1 }),
+    requests: await store.listMergeRequests(repoId),
+    session: await store.findWebSession("session", 13),
+  };
+}
+
+if (TEST_PG_URL === undefined) {
+  describe.skip(PG_SKIP_REASON, () => {
+    it("copies a SQLite server store into PostgreSQL", () => undefined);
+  });
+} else {
+  describe("copying the SQLite server store into PostgreSQL", () => {
+    let db: TestDatabase;
+    let dir: string;
+    let file: string;
+    let ids: Awaited<ReturnType<typeof fill>>;
+    let before: Awaited<ReturnType<typeof snapshot>>;
+    beforeAll(async () => {
+      db = await createTestDatabase("copy");
+      dir = mkdtempSync(join(tmpdir(), "lore-copy-to-pg-"));
+      file = join(dir, SERVER_DB_FILE);
+      const sqlite = openSqliteServerStore(file);
+      ids = await fill(sqlite);
+      before = await snapshot(sqlite, ids.app.id, ids.bob.id);
+      await sqlite.close();
+    });
+    afterAll(async () => {
+      await db?.drop();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it("copies every table, answers the same on PostgreSQL, and refuses a second copy", async () => {
+      const target = await db.schema();
+      const counts = await copyServerStoreToPg(file, target.url);
+      expect(counts.map((c) => c.table)).toEqual([...SERVER_TABLES]);
+      expect(Object.fromEntries(counts.map((c) => [c.table, c.rows]))).toEqual({
+        users: 2,
+        groups: 1,
+        members: 1,
+        tokens: 1,
+        ssh_keys: 1,
+        repos: 1,
+        grants: 2,
+        branch_rules: 1,
+        branch_rule_pushers: 2,
+        draft_limits: 1,
+        merge_requests: 2,
+        mr_approvals: 1,
+        rate_windows: 1,
+        web_sessions: 1,
+      });
+      const pg = await openPgServerStore(target.url);
+      try {
+        expect(await snapshot(pg, ids.app.id, ids.bob.id)).toEqual(before);
+        expect(before.requests.length).toBe(2);
+        expect(before.token?.lastUsedAt).toBe(6);
+        // The rate window came along: the token has taken one of its five.
+        const slot = { tokenId: ids.token.id, route: "shown", windowStart: 60_000, limit: 2 };
+        expect(await pg.takeRateSlot(slot)).toBe(true);
+        expect(await pg.takeRateSlot(slot)).toBe(false);
+        // Ids continue after the largest ever given: the deleted user's id stays taken.
+        const next = await pg.addUser({ name: "zed", siteAdmin: false, createdAt: 20 });
+        expect(next.id).toBe(ids.gone.id + 1);
+        expect((await pg.addGroup({ name: "new", createdAt: 20 })).id).toBe(ids.leads.id + 1);
+        const mr = await pg.addMergeRequest({
+          repoId: ids.app.id,
+          source: "x",
+          target: "main",
+          title: "x",
+          body: "",
+          origin: "human",
+          authorId: ids.anna.id,
+          createdAt: 21,
+        });
+        expect([mr.id, mr.number]).toEqual([3, 3]);
+      } finally {
+        await pg.close();
+      }
+      const again = await refusal(copyServerStoreToPg(file, target.url));
+      expect(again.code).toBe("migration_target_not_empty");
+      expect(again.data.table).toBe("users");
+    });
+
+    it("keeps nothing when a table's count differs after the copy", async () => {
+      const target = await db.schema();
+      await (await openPgServerStore(target.url)).close();
+      // A trigger that swallows the members' rows: the copy must notice, not commit.
+      await db.sql(`CREATE FUNCTION ${target.name}.swallow() RETURNS trigger LANGUAGE plpgsql AS
+        'BEGIN RETURN NULL; END'`);
+      await db.sql(`CREATE TRIGGER swallow BEFORE INSERT ON ${target.name}.members
+        FOR EACH ROW EXECUTE FUNCTION ${target.name}.swallow()`);
+      const error = await refusal(copyServerStoreToPg(file, target.url));
+      expect(error.code).toBe("migration_mismatch");
+      expect(error.data).toMatchObject({ table: "members", source: 1, target: 0 });
+      const left = await db.sql(`SELECT count(*)::int AS n FROM ${target.name}.users`);
+      expect(left.rows).toEqual([{ n: 0 }]);
+    });
+
+    it("refuses a source that is not there, and an unreachable target", async () => {
+      expect((await refusal(copyServerStoreToPg(join(dir, "none.db"), db.url))).code).toBe(
+        "path_not_found",
+      );
+      const error = await refusal(
+        copyServerStoreToPg(file, "postgres://u:pw-secret@127.0.0.1:1/x"),
+      );
+      expect(error.code).toBe("database_unavailable");
+      expect(error.message).not.toContain("pw-secret");
+    });
+  });
+}

@@ -1,0 +1,184 @@
+/**
+ * `lore db migrate --to postgres://…` (scale-out: from the embedded SQLite server database to
+ * PostgreSQL): copies every table of a SQLite server store (`<data>/server.db`) into an
+ * EMPTY PostgreSQL database, ids kept and the id sequences moved past the largest id ever
+ * given (SQLite's `sqlite_sequence`, so a deleted row's id is still never given again), in
+ * ONE transaction: the row counts of every table are compared before it commits, so a copy
+ * is whole or not there at all.
+ */
+import { existsSync } from "node:fs";
+import Database from "better-sqlite3";
+import { LoreError } from "../../core/errors/lore-error.js";
+import { passwordOf, pgServerDbError, redactDatabaseUrl } from "./pg-db-error.js";
+import { PG_MIGRATION_LOCK_KEY, SERVER_TABLES } from "./pg-migrations.js";
+import { createPool, openPgServerStore } from "./pg-server-store.js";
+import { openSqliteServerStore } from "./sqlite-server-store.js";
+
+/** Rows of one table in the source and in the target after the copy. */
+export interface TableCount {
+  table: (typeof SERVER_TABLES)[number];
+  rows: number;
+}
+
+/** Columns stored as 0/1 in SQLite and as BOOLEAN in PostgreSQL. */
+const BOOLEAN_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  users: ["site_admin"],
+  repos: ["public"],
+  branch_rules: ["allow_force_push"],
+};
+
+/** Tables whose `id` is an identity (AUTOINCREMENT in SQLite). */
+const IDENTITY_TABLES = ["users", "groups", "tokens", "ssh_keys", "repos", "merge_requests"];
+
+/** Rows per INSERT (each row ≤ 14 parameters; PostgreSQL allows 65,535 per statement). */
+const BATCH_ROWS = 500;
+
+/**
+ * Copies a SQLite server store into an empty PostgreSQL database (see the module header).
+ * The SQLite file is first brought to the latest schema (as any Lore opening it would), the
+ * PostgreSQL schema made or brought up to date, then everything copied in one transaction
+ * under the migrations' advisory lock.
+ *
+ * @param source - the SQLite file (`<data>/server.db`).
+ * @param url - the target PostgreSQL URL.
+ * @returns the rows of each table (source = target), in {@link SERVER_TABLES} order.
+ * @throws LoreError `path_not_found` (no such SQLite file), `migration_target_not_empty`
+ *   (409: a table of the target already holds rows; `data.table` names the first),
+ *   `migration_mismatch` (500: a table's count differs after the copy; nothing is kept),
+ *   `database_unavailable` (503), `index_failed` (either database fails).
+ */
+export async function copyServerStoreToPg(source: string, url: string): Promise<TableCount[]> {
+  if (!existsSync(source)) throw new LoreError("path_not_found", { path: source });
+  await openSqliteServerStore(source).close();
+  await (await openPgServerStore(url, { poolSize: 1 })).close();
+  const password = passwordOf(url);
+  const sqlite = new Database(source, { readonly: true, fileMustExist: true });
+  const pool = createPool(url, 1);
+  try {
+    const client = await pool.connect().catch((error: unknown) => {
+      throw pgServerDbError(error, password);
+    });
+    try {
+      await client.query("BEGIN");
+      try {
+        await client.query("SELECT pg_advisory_xact_lock($1)", [PG_MIGRATION_LOCK_KEY]);
+        for (const table of SERVER_TABLES) {
+          const found = await client.query(`SELECT 1 FROM ${table} LIMIT 1`);
+          if (found.rowCount !== 0) {
+            throw new LoreError(
+              "migration_target_not_empty",
+              { target: redactDatabaseUrl(url) },
+              { data: { table } },
+            );
+          }
+        }
+        // The source is read in one read transaction: a lore serve still writing it cannot
+        // make the copy half of one state and half of another.
+        const counts: TableCount[] = [];
+        sqlite.exec("BEGIN");
+        try {
+          for (const table of SERVER_TABLES) {
+            counts.push({ table, rows: await copyTable(sqlite, client, table) });
+          }
+          await moveSequences(sqlite, client);
+        } finally {
+          sqlite.exec("COMMIT");
+        }
+        for (const { table, rows } of counts) {
+          const copied = await client.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM ${table}`,
+          );
+          const target = copied.rows[0]?.n ?? 0;
+          if (target !== rows) {
+            throw new LoreError(
+              "migration_mismatch",
+              { table, source: rows, target },
+              { data: { table, source: rows, target } },
+            );
+          }
+        }
+        await client.query("COMMIT");
+        return counts;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      }
+    } finally {
+      client.release();
+    }
+  } catch (error) {
+    throw pgServerDbError(error, password);
+  } finally {
+    sqlite.close();
+    await pool.end().catch(() => undefined);
+  }
+}
+
+/** Copies one table's rows (the SQLite table's columns, same names in PostgreSQL). */
+async function copyTable(
+  sqlite: Database.Database,
+  client: { query(sql: string, params?: unknown[]): Promise<unknown> },
+  table: string,
+): Promise<number> {
+  const columns = (sqlite.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name);
+  const booleans = new Set(BOOLEAN_COLUMNS[table] ?? []);
+  const rows = sqlite
+    .prepare(`SELECT ${columns.join(", ")} FROM ${table}`)
+    .raw()
+    .iterate();
+  let batch: unknown[][] = [];
+  let total = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const params: unknown[] = [];
+    const tuples = batch.map((row) => {
+      const marks = row.map((value, i) => {
+        params.push(booleans.has(columns[i] as string) ? value !== 0 : value);
+        return `$${params.length}`;
+      });
+      return `(${marks.join(", ")})`;
+    });
+    await client.query(
+      `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${tuples.join(", ")}`,
+      params,
+    );
+    total += batch.length;
+    batch = [];
+  };
+  for (const row of rows) {
+    batch.push(row as unknown[]);
+    if (batch.length === BATCH_ROWS) await flush();
+  }
+  await flush();
+  return total;
+}
+
+/**
+ * Moves each identity past the largest id the SQLite file ever gave: its `sqlite_sequence`
+ * (ids of deleted rows included) or the largest id present, whichever is larger.
+ */
+async function moveSequences(
+  sqlite: Database.Database,
+  client: { query(sql: string, params?: unknown[]): Promise<unknown> },
+): Promise<void> {
+  const sequences = new Map(
+    (
+      sqlite.prepare("SELECT name, seq FROM sqlite_sequence").all() as {
+        name: string;
+        seq: number;
+      }[]
+    ).map((row) => [row.name, row.seq]),
+  );
+  for (const table of IDENTITY_TABLES) {
+    const max = (
+      sqlite.prepare(`SELECT coalesce(max(id), 0) AS n FROM ${table}`).get() as { n: number }
+    ).n;
+    const last = Math.max(max, sequences.get(table) ?? 0);
+    if (last > 0) {
+      await client.query(`SELECT setval(pg_get_serial_sequence($1, 'id'), $2, true)`, [
+        table,
+        last,
+      ]);
+    }
+  }
+}
