@@ -12,10 +12,12 @@ import { startThrottleProxy, type ThrottleProxy } from "../../helpers/throttle-p
  * has gone out already, so the connection is cut without the last chunk; over SSH the exit
  * status is non-zero. The real git client then fails loudly and leaves no repository —
  * never a clone that took a cut pack for the whole. The answer is slowed by a throttling TCP
- * proxy (a slow network), so git is still writing the pack when its 2 s limit comes.
+ * proxy (a slow network), so git is still writing the pack when its 4 s limit comes.
  */
-const PACK_BYTES = 16 * 1024 * 1024;
-const RATE = 1.5 * 1024 * 1024;
+// 24 MiB at 1 MiB/s: the answer cannot end before the 4 s limit, even with every socket
+// buffer between (a few MiB) full; the limit leaves a small clone time on a busy machine.
+const PACK_BYTES = 24 * 1024 * 1024;
+const RATE = 1024 * 1024;
 
 let server: GitTestServer;
 let anna: TestUser;
@@ -24,7 +26,7 @@ let sshProxy: ThrottleProxy;
 const logged: string[] = [];
 
 beforeAll(async () => {
-  server = await startGitServer({ limits: { timeoutMs: 2000 }, log: (line) => logged.push(line) });
+  server = await startGitServer({ limits: { timeoutMs: 4000 }, log: (line) => logged.push(line) });
   anna = await server.addUser("anna");
   const big = await server.createRepo("acme/big");
   const small = await server.createRepo("acme/small");
