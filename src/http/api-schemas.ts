@@ -3,6 +3,7 @@
  * document (`GET /api/v1/openapi.json`).
  */
 import { z } from "@hono/zod-openapi";
+import { entryRecordShape } from "../core/entry/entry-record-schema.js";
 
 /** The refusal shape of every error answer. */
 export const ErrorSchema = z
@@ -40,31 +41,23 @@ export const RepoSchema = z
 /** `GET /api/v1/repos`. */
 export const RepoListSchema = z.array(RepoSchema);
 
-/** One contract clause as written. */
-const ClauseSchema = z
-  .object({ mechanism: z.string(), params: z.record(z.string(), z.unknown()).optional() })
-  .catchall(z.unknown());
-
-/** One record of a repository's index (no body). */
+/**
+ * One record of a repository's index (no body): the record fields of the MCP tool
+ * `knowledge_open` (`core/entry/entry-record-schema.ts`, one source) plus the blob's sha.
+ */
 export const KnowledgeItemSchema = z
   .object({
-    id: z.string(),
-    path: z.string().openapi({ example: ".gitriver/knowledge/rollback.md" }),
+    id: entryRecordShape.id,
+    path: entryRecordShape.path,
     blob_sha: z.string(),
-    origin: z.enum(["human", "agent"]),
-    summary: z.string(),
-    links: z.array(z.string()),
-    contract: z.array(ClauseSchema),
-    reachable: z.boolean(),
-    unmet_mechanisms: z.array(z.string()),
-    draft: z.literal(true).optional().openapi({
-      description:
-        "Present on a draft of the repository (unverified; path = its future file, blob_sha = the blob name of its future text).",
-    }),
-    branch: z
-      .string()
-      .optional()
-      .openapi({ description: "The branch a draft was written on.", example: "feature/retry" }),
+    origin: entryRecordShape.origin,
+    summary: entryRecordShape.summary,
+    links: entryRecordShape.links,
+    contract: entryRecordShape.contract,
+    reachable: entryRecordShape.reachable,
+    unmet_mechanisms: entryRecordShape.unmet_mechanisms,
+    draft: entryRecordShape.draft,
+    branch: entryRecordShape.branch,
   })
   .openapi("KnowledgeItem");
 

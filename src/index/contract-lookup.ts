@@ -96,6 +96,10 @@ export class ContractLookup {
         `SELECT file_id FROM contract_tools
          WHERE file_id IN (SELECT value FROM json_each(@files)) AND name = @tool`,
       ).pluck(),
+      inRepos: p(
+        `SELECT file_id FROM files
+         WHERE file_id IN (SELECT value FROM json_each(@files)) AND repo IN (SELECT value FROM json_each(@repos))`,
+      ).pluck(),
     };
   }
 
@@ -104,9 +108,11 @@ export class ContractLookup {
    * lookup tables), replacing the previous lookup's.
    *
    * @param input - the query's keys and stems, and the tool name.
+   * @param repos - when given, only the entries of these index repositories are kept
+   *   (`owner/name`, `root:<id>`, `draft:<repo>`, an identity; none = no entry).
    * @returns the number of fired entries.
    */
-  fire(input: ContractInput): number {
+  fire(input: ContractInput, repos?: readonly string[]): number {
     const masks = new Map<number, number>();
     const known = new Map<number, string>();
     const tools = new Set<number>();
@@ -140,6 +146,15 @@ export class ContractLookup {
         tools.add(fileId);
         if (!masks.has(fileId)) masks.set(fileId, 0);
       }
+    }
+    if (repos !== undefined && masks.size > 0) {
+      const kept = new Set(
+        this.#sql.inRepos.all({
+          files: JSON.stringify([...masks.keys()]),
+          repos: JSON.stringify(repos),
+        }) as number[],
+      );
+      for (const fileId of masks.keys()) if (!kept.has(fileId)) masks.delete(fileId);
     }
     this.#masks = masks;
     this.#tools = tools;

@@ -1101,7 +1101,7 @@ export class EntryIndex {
   }
 
   /**
-   * Builds a query helper over this index's database (e.g. `RootSearch` of the knowledge roots). The
+   * Builds a query helper over this index's database (e.g. the lookups of recall). The
    * helper must not outlive the index.
    *
    * @param make - receives the open database.

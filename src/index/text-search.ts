@@ -116,10 +116,22 @@ export class TextSearch {
     this.#firedIds = firedIds;
     const p = (sql: string) => db.prepare(sql);
     type Statement = ReturnType<typeof p>;
-    /** Two variants of a statement: `[0]` over every match, `[1]` without the fired entries. */
-    const both = <T>(sql: string, as: (statement: Statement) => T): readonly [T, T] => [
+    /**
+     * Three variants of a statement: `[0]` over every match, `[1]` without the fired entries,
+     * `[2]` only the entries of some repositories (`@repos`, a JSON array; `+rowid` keeps the
+     * planner on the MATCH and tests each match against the set).
+     */
+    const both = <T>(sql: string, as: (statement: Statement) => T): readonly [T, T, T] => [
       as(p(sql.replace("$EXCLUDE", ""))),
       as(p(sql.replace("$EXCLUDE", "AND rowid NOT IN (SELECT value FROM json_each(@fired))"))),
+      as(
+        p(
+          sql.replace(
+            "$EXCLUDE",
+            "AND +rowid IN (SELECT file_id FROM files WHERE repo IN (SELECT value FROM json_each(@repos)))",
+          ),
+        ),
+      ),
     ];
     this.#sql = {
       count: p(
@@ -228,7 +240,11 @@ export class TextSearch {
    * @param terms - the query's terms (at most 32).
    * @param options - `budget`, `totalCap`, `need` (rows a page needs in broad mode),
    *   `stopWordsOnly` (the terms are stop words: common ones never count), `termMasks` (the
-   *   bits each term sets in a row's mask; default bit *i* for term *i*).
+   *   bits each term sets in a row's mask; default bit *i* for term *i*), `repos` (only the
+   *   entries of these index repositories are listed and counted, the set applied in SQL;
+   *   the floor, the choice of words and bm25 stay those of the whole index, so a filtered
+   *   recall lists exactly the unfiltered one's matches of those repositories, in the same
+   *   order with the same relevance).
    */
   matches(
     terms: readonly QueryTerm[],
@@ -238,9 +254,12 @@ export class TextSearch {
       need: number;
       stopWordsOnly?: boolean;
       termMasks?: readonly number[];
+      repos?: readonly string[];
     },
   ): TextMatches {
     const { budget } = options;
+    const within = options.repos === undefined ? undefined : JSON.stringify(options.repos);
+    const v = within === undefined ? 0 : 2;
     const found: Word[] = [];
     for (const [i, term] of terms.entries()) {
       const word = this.#resolve(term, i, budget);
@@ -274,7 +293,9 @@ export class TextSearch {
     const bit = (word: Word) => masks[word.term] ?? 1 << word.term;
     if (active.length > 0) {
       const expr = active.map((word) => word.fts).join(" OR ");
-      const ranked = this.#sql.ranked[0].all({ expr, limit: budget + 1 }) as [number, number][];
+      const ranked = this.#sql.ranked[v].all(
+        this.#params(v, { expr, limit: budget + 1 }, within),
+      ) as [number, number][];
       const rows = new Map<number, TextMatch>();
       for (const [fileId, bm25] of ranked) {
         const only = active.length === 1 ? bit(active[0] as Word) : 0;
@@ -297,12 +318,12 @@ export class TextSearch {
       return { rows: list, complete: true, total: list.length, totalExact: true, mode: "ranked" };
     }
     const expr = words.map((word) => word.fts).join(" OR ");
-    const page = this.#broad(expr, 0, {
-      ...EMPTY_PAGE,
-      offset: 0,
-      limit: options.need,
-      totalCap: options.totalCap,
-    });
+    const page = this.#broad(
+      expr,
+      v,
+      { ...EMPTY_PAGE, offset: 0, limit: options.need, totalCap: options.totalCap },
+      within,
+    );
     const rows = new Map<number, TextMatch>(
       page.rows.map(({ fileId }) => [fileId, { fileId, mask: 0, relevance: 0 }]),
     );
@@ -361,9 +382,14 @@ export class TextSearch {
     return { term: index, fts, count, last: last ?? 0 };
   }
 
-  /** The statement parameters, with the fired entries' ids for a `[1]` variant. */
-  #params<T extends object>(v: 0 | 1, params: T): T | (T & { fired: string }) {
-    return v === 0 ? params : { ...params, fired: JSON.stringify(this.#firedIds()) };
+  /**
+   * The statement parameters: with the fired entries' ids for a `[1]` variant, with the
+   * repositories (`repos`, JSON) for a `[2]` one.
+   */
+  #params<T extends object>(v: 0 | 1 | 2, params: T, repos?: string): T {
+    if (v === 0) return params;
+    if (v === 2) return { ...params, repos: repos ?? "[]" };
+    return { ...params, fired: JSON.stringify(this.#firedIds()) };
   }
 
   #ranked(
@@ -429,35 +455,40 @@ export class TextSearch {
 
   #broad(
     expr: string,
-    v: 0 | 1,
+    v: 0 | 1 | 2,
     options: TextPageOptions,
+    repos?: string,
   ): Pick<TextPage, "rows" | "total" | "totalExact"> {
     const { offset, limit } = options;
     const inSummary = `{summary} : (${expr})`;
     // How many summary matches there are, up to the end of this page.
     const summaries = this.#sql.countMatches[v].get(
-      this.#params(v, { expr: inSummary, limit: offset + limit }),
+      this.#params(v, { expr: inSummary, limit: offset + limit }, repos),
     ) as number;
     let rows: number[] = [];
     if (offset < summaries) {
       rows = this.#sql.rowids[v].all(
-        this.#params(v, { expr: inSummary, limit, offset }),
+        this.#params(v, { expr: inSummary, limit, offset }, repos),
       ) as number[];
     }
     if (rows.length < limit && summaries < offset + limit) {
       rows = rows.concat(
         this.#sql.rowids[v].all(
-          this.#params(v, {
-            expr: `(${expr}) NOT ${inSummary}`,
-            limit: limit - rows.length,
-            offset: Math.max(0, offset - summaries),
-          }),
+          this.#params(
+            v,
+            {
+              expr: `(${expr}) NOT ${inSummary}`,
+              limit: limit - rows.length,
+              offset: Math.max(0, offset - summaries),
+            },
+            repos,
+          ),
         ) as number[],
       );
     }
     const cap = options.totalCap;
     const count = this.#sql.countMatches[v].get(
-      this.#params(v, { expr, limit: cap + 1 }),
+      this.#params(v, { expr, limit: cap + 1 }, repos),
     ) as number;
     return {
       rows: rows.map((fileId) => ({ fileId, score: 0 })),

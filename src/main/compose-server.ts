@@ -12,6 +12,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import {
   createGitServices,
   DEFAULT_GIT_SERVICE_LIMITS,
+  type GitServiceLimits,
 } from "../adapters/git-cli/spawn-git-service.js";
 import { SCOPES } from "../core/access/rights.js";
 import type { LicenceState } from "../core/editions/edition.js";
@@ -134,9 +135,11 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
     }
     const first = (await store.countUsers()) === 0;
     const ownerToken = first ? await createOwner(store, dataDir, lore.settings.user) : undefined;
-    // Both transports share one bound on git processes.
+    // Both transports share one bound on git processes (`[server] git_max_processes`,
+    // `git_max_queue`, `git_timeout_ms`; absent keys keep the defaults).
     // The server indexes every push it serves itself (one writer of the index).
-    const git = createGitServices({ env: { [INDEXED_BY_SERVER_ENV]: "1" } });
+    const limits = gitLimitsOf(lore.settings.server.git);
+    const git = createGitServices({ ...limits, env: { [INDEXED_BY_SERVER_ENV]: "1" } });
     let indexing = true;
     const local = lore.port(Promise.resolve(), { remote: true });
     const freshen = options.freshen ?? indexHostedRepo(writer ?? lore.entryIndex, lang);
@@ -196,7 +199,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
     http = createServer(getRequestListener(app.fetch));
     // Node cuts a request after 300 s by default: a large push may take up to git's own
     // time limit, which then ends it with a clear error instead.
-    http.requestTimeout = DEFAULT_GIT_SERVICE_LIMITS.timeoutMs + 60_000;
+    http.requestTimeout = limits.timeoutMs + 60_000;
     const port = await listen(http, options.host, options.port);
     if ((options.sshPort ?? 0) > 0) {
       ssh = await startSshServer({
@@ -249,6 +252,21 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
     await store.close();
     throw error;
   }
+}
+
+/**
+ * The bounds of the server's git processes from `[server] git_max_processes`,
+ * `git_max_queue` and `git_timeout_ms` (ms), each absent key taking its default
+ * ({@link DEFAULT_GIT_SERVICE_LIMITS}: 32, 256, 600 000).
+ */
+export function gitLimitsOf(
+  keys: { maxProcesses?: number; maxQueue?: number; timeoutMs?: number } | undefined,
+): GitServiceLimits {
+  return {
+    maxProcesses: keys?.maxProcesses ?? DEFAULT_GIT_SERVICE_LIMITS.maxProcesses,
+    maxQueue: keys?.maxQueue ?? DEFAULT_GIT_SERVICE_LIMITS.maxQueue,
+    timeoutMs: keys?.timeoutMs ?? DEFAULT_GIT_SERVICE_LIMITS.timeoutMs,
+  };
 }
 
 /**

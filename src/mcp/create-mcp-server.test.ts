@@ -299,6 +299,28 @@ describe("strict tool inputs (seed 001: ask_projects' schema has additionalPrope
     await client.close();
   });
 
+  it("refuses `arguments: null` (or an array, a string) as invalid_input, not an internal error", async () => {
+    const client = await connect();
+    for (const [given, what] of [
+      [null, "null"],
+      [["x"], "an array"],
+      ["x", "string"],
+    ] as const) {
+      // The client's types allow only an object; the wire allows anything.
+      const result = await client.callTool({
+        name: "knowledge_recall",
+        arguments: given as unknown as Record<string, unknown>,
+      });
+      expect(result.isError).toBe(true);
+      const error = JSON.parse(textOf(result)).error;
+      expect(error.code).toBe("invalid_input");
+      expect(error.message).toBe(
+        `invalid input: \`arguments\` must be an object of the tool's arguments (or left out), not ${what}`,
+      );
+    }
+    await client.close();
+  });
+
   it("refuses an argument a tool without arguments does not take", async () => {
     const client = await connect();
     const result = await client.callTool({

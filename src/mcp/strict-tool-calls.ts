@@ -1,5 +1,11 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CallToolRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import {
+  CallToolRequestParamsSchema,
+  CallToolRequestSchema,
+  type CallToolResult,
+  CallToolResultSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Lang, LocalizedText } from "../core/errors/localized-text.js";
 import { ERROR_CODES, type ErrorCode, LoreError } from "../core/errors/lore-error.js";
@@ -51,7 +57,25 @@ export function installStrictToolCalls(
     tool.inputSchema = z.strictObject(shape);
   }
   server.server.removeRequestHandler("tools/call");
-  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  // Registered on the protocol layer: the SDK `Server`'s own registration of `tools/call`
+  // first validates the request against its schema (`arguments: null` → a bare -32602
+  // before any handler runs). The result is still checked against `CallToolResultSchema`,
+  // as the SDK would. (Lore's tools take no task augmentation.)
+  const register = Protocol.prototype.setRequestHandler as unknown as (
+    this: McpServer["server"],
+    schema: typeof LOOSE_CALL_REQUEST,
+    handler: (
+      request: z.infer<typeof LOOSE_CALL_REQUEST>,
+      extra: HandlerExtra,
+    ) => Promise<CallToolResult>,
+  ) => void;
+  register.call(server.server, LOOSE_CALL_REQUEST, async (request, extra) =>
+    CallToolResultSchema.parse(await answer(request, extra)),
+  );
+  async function answer(
+    request: z.infer<typeof LOOSE_CALL_REQUEST>,
+    extra: HandlerExtra,
+  ): Promise<CallToolResult> {
     const refused = (error: LoreError) => toolError(error, names, lang);
     const tool = tools.get(request.params.name);
     if (tool === undefined || !tool.enabled) {
@@ -59,15 +83,36 @@ export function installStrictToolCalls(
       return refused(unlisted(name) ?? unknownTool(name, [...tools.keys()]));
     }
     const schema = tool.inputSchema as ObjectSchema;
-    const args = request.params.arguments ?? {};
+    const given: unknown = request.params.arguments;
+    if (
+      given !== undefined &&
+      (given === null || typeof given !== "object" || Array.isArray(given))
+    ) {
+      return refused(
+        new LoreError("invalid_input", {
+          reason: `\`arguments\` must be an object of the tool's arguments (or left out), not ${given === null ? "null" : Array.isArray(given) ? "an array" : typeof given}`,
+          reason_ru: `\`arguments\` — объект с аргументами инструмента (или поле опущено), а не ${given === null ? "null" : Array.isArray(given) ? "массив" : typeof given}`,
+        }),
+      );
+    }
+    const args = (given ?? {}) as Record<string, unknown>;
     const parsed = await schema.safeParseAsync(args);
     if (!parsed.success) {
       return refused(argumentError(parsed.error, Object.keys(schema.shape), args));
     }
     const result = await callHandler(tool, parsed.data, extra);
     return checkOutput(tool, result, refused);
-  });
+  }
 }
+
+/**
+ * `tools/call` as the SDK reads it, but with `arguments` of any JSON value: the SDK's own
+ * schema refuses `arguments: null` before a handler runs, with a bare internal error
+ * (-32603); here the handler refuses it as `invalid_input` in the documented shape.
+ */
+const LOOSE_CALL_REQUEST = CallToolRequestSchema.extend({
+  params: CallToolRequestParamsSchema.extend({ arguments: z.unknown().optional() }),
+});
 
 /** The SDK's `extra` argument of a tool handler. */
 type HandlerExtra = Parameters<Parameters<McpServer["server"]["setRequestHandler"]>[1]>[1];

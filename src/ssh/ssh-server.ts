@@ -263,6 +263,9 @@ async function runExec(
   }
   try {
     if (end.timedOut) {
+      deps.log?.(
+        `git over SSH ${repo.fullName}: ${wanted.service} ran past the server's time limit and was stopped; exit status 1`,
+      );
       const error = new LoreError("git_failed", {
         reason: "git ran past the server's time limit and was stopped",
       });

@@ -32,6 +32,8 @@ export interface GitServerOptions {
   env?: Record<string, string>;
   /** Runs after a repository's bare folder exists (e.g. installs Lore's hooks). */
   afterCreate?: (dir: string) => Promise<void>;
+  /** Where both transports log (git's stderr, cut answers). Default: nowhere. */
+  log?: (line: string) => void;
   /** Mounts more routes on the same app before the git routes (e.g. the API). */
   mount?: (app: Hono, server: { store: ServerStore; dataDir: string }) => void;
 }
@@ -131,7 +133,8 @@ export async function startGitServer(options: GitServerOptions = {}): Promise<Gi
   });
   const app = new Hono();
   options.mount?.(app, { store, dataDir });
-  app.route("/", gitHttpRoutes({ store, dataDir, git }));
+  const log = options.log === undefined ? {} : { log: options.log };
+  app.route("/", gitHttpRoutes({ store, dataDir, git, ...log }));
   const http = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
   await new Promise<void>((resolve) => {
     if (http.listening) resolve();
@@ -140,7 +143,7 @@ export async function startGitServer(options: GitServerOptions = {}): Promise<Gi
   const httpPort = (http.address() as AddressInfo).port;
   let ssh: RunningSshServer | undefined;
   if (options.ssh !== false) {
-    ssh = await startSshServer({ store, dataDir, host: "127.0.0.1", port: 0, git });
+    ssh = await startSshServer({ store, dataDir, host: "127.0.0.1", port: 0, git, ...log });
   }
   const sshPort = ssh?.port ?? 0;
   const now = Date.now();

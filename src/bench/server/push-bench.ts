@@ -101,15 +101,31 @@ function commitFiles(
   ]);
 }
 
+/**
+ * `PUSH_BENCH_PROFILE_DIR=D`: the hooks' node runs with `--cpu-prof --cpu-prof-dir=D` (Node
+ * 20 refuses it in `NODE_OPTIONS`, so through a small wrapper), one `.cpuprofile` per hook
+ * process, for Chrome DevTools or a script that sums self time per function.
+ */
+function hookNode(root: string): string {
+  const dir = process.env.PUSH_BENCH_PROFILE_DIR;
+  if (dir === undefined || dir === "") return process.execPath;
+  const wrapper = join(root, "node-cpu-prof");
+  writeFileSync(
+    wrapper,
+    `#!/bin/sh\nexec '${process.execPath}' --cpu-prof --cpu-prof-dir='${dir}' "$@"\n`,
+    { mode: 0o755 },
+  );
+  return wrapper;
+}
+
 /** Installs Lore's hooks into `bare`, each wrapped to log its own wall time to `timing`. */
 function installTimedHooks(bare: string, data: string, db: string, timing: string): void {
+  const node = hookNode(dirname(timing));
   for (const hook of LORE_HOOKS) {
     const lore = join(bare, "hooks", `${hook}.lore`);
-    writeFileSync(
-      lore,
-      hookScript(hook, { node: process.execPath, main: MAIN, database: db, data, config: null }),
-      { mode: 0o755 },
-    );
+    writeFileSync(lore, hookScript(hook, { node, main: MAIN, database: db, data, config: null }), {
+      mode: 0o755,
+    });
     const text = [
       "#!/bin/sh",
       "s=$(date +%s%N)",

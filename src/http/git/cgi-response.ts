@@ -107,13 +107,15 @@ export function readCgiHead(stdout: Readable): Promise<CgiHead> {
  *
  * @param source - a paused or flowing Node readable (bytes).
  * @param onCancel - called when the reader cancels (the client went away).
- * @param cleanEnd - asked when the source ends: false fails the stream instead of closing
- *   it (the program was killed), so the client sees a cut transfer. Default: always clean.
+ * @param cleanEnd - asked when the source ends: `true` closes the stream; `false` fails it
+ *   (the program was killed), so the client sees a cut transfer; `"cut"` leaves it as it is:
+ *   the caller has cut the connection itself, and the reader's cancel follows. Default:
+ *   always clean.
  */
 export function toWebStream(
   source: Readable,
   onCancel: () => void,
-  cleanEnd: () => Promise<boolean> = () => Promise.resolve(true),
+  cleanEnd: () => Promise<boolean | "cut"> = () => Promise.resolve(true),
 ): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>(
     {
@@ -135,12 +137,14 @@ export function toWebStream(
         });
         source.once("end", () => {
           cleanEnd().then(
-            (clean) =>
+            (clean) => {
+              if (clean === "cut") return;
               finish(() =>
                 clean
                   ? controller.close()
                   : controller.error(new Error("git was stopped at the time limit")),
-              ),
+              );
+            },
             (error: unknown) => finish(() => controller.error(error)),
           );
         });

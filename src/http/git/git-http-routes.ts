@@ -190,12 +190,26 @@ async function runBackend(
       toWebStream(
         git.stdout,
         () => git.kill(),
-        // Killed at the time limit: fail the answer, so the client sees a cut transfer.
+        // Killed (the time limit) after the status went out: the answer must not end like a
+        // complete one. The connection is cut without the last chunk, so the git client
+        // fails loudly (`early EOF`, non-zero exit) instead of taking a cut pack as whole.
         () =>
           git.done.then(async (end) => {
             const clean = !end.timedOut && end.signal === null;
             if (clean && end.code === 0 && target.service === "git-receive-pack") {
               await indexAfterPush(deps, repo);
+            }
+            if (!clean) {
+              const why = end.timedOut
+                ? "ran past the server's time limit and was stopped"
+                : `was killed (${end.signal ?? "no exit status"})`;
+              deps.log?.(
+                `git http-backend ${repo.fullName}: ${target.service} ${why} mid-answer; the connection was cut so the client fails`,
+              );
+              if (outgoing !== undefined) {
+                outgoing.destroy();
+                return "cut" as const;
+              }
             }
             return clean;
           }),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { entryRecordShape } from "../../core/entry/entry-record-schema.js";
 import type { ToolNames } from "../tool-names.js";
 
 /**
@@ -68,24 +69,24 @@ export const recallOutput = (names: Pick<ToolNames, "open" | "readFile">) => ({
     .describe("Pass as `cursor` for the next page; null on the last."),
 });
 
-/** `knowledge_open`: the entry's fields and body. */
+/**
+ * `knowledge_open`: the entry's fields and body. The record fields are
+ * `core/entry/entry-record-schema.ts`'s, shared with the REST listing's OpenAPI schema.
+ */
 export const openOutput = {
-  id: z.string(),
+  id: entryRecordShape.id,
   repo: z.string(),
-  path: z.string(),
-  origin: z.enum(["human", "agent"]),
-  summary: z.string(),
-  contract: z.array(z.object({ mechanism: z.string(), params: z.record(z.string(), z.unknown()) })),
-  links: z.array(z.string()).describe("Ids of related entries; open them when they matter."),
-  reachable: z.boolean(),
-  unmet_mechanisms: z.array(z.string()),
+  path: entryRecordShape.path,
+  origin: entryRecordShape.origin,
+  summary: entryRecordShape.summary,
+  contract: entryRecordShape.contract,
+  links: entryRecordShape.links,
+  reachable: entryRecordShape.reachable,
+  unmet_mechanisms: entryRecordShape.unmet_mechanisms,
   unknown_keys: z.record(z.string(), z.unknown()).optional(),
   body: z.string().describe("The markdown body: reasons, what to try, when it does not work."),
-  draft: z
-    .literal(true)
-    .optional()
-    .describe("A draft: written by an agent, not yet reviewed (unverified)."),
-  branch: z.string().optional().describe("The branch a draft was written on."),
+  draft: entryRecordShape.draft,
+  branch: entryRecordShape.branch,
 };
 
 /** `knowledge_check`: the strict lint report. */

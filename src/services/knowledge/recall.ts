@@ -6,6 +6,7 @@
 import type { MatchReason } from "../../core/recall/contract-match.js";
 import { countBits, displayScore, recallScore } from "../../core/recall/recall-score.js";
 import type { SearchQuery } from "../../core/recall/search-query.js";
+import { rootOfRepo } from "../../core/roots/root-repo-name.js";
 import type { ContractHit, ContractInput, FiredMatch } from "../../index/contract-lookup.js";
 import type { EntryIndex } from "../../index/entry-index.js";
 import { HitLookup } from "../../index/hit-lookup.js";
@@ -201,15 +202,49 @@ export function scoreContract(hit: ContractHit, asked: number): Candidate {
  * @throws LoreError `empty_query` (no word and no tool), `invalid_limit`, `invalid_cursor`.
  */
 export function recall(index: EntryIndex, input: RecallInput): RecallAnswer {
+  const answer = rankedPage(index, input, undefined);
+  return countShown(index, input, answer);
+}
+
+/**
+ * The one path of every recall, unfiltered ({@link recall}) or over some of the index's
+ * sources (`recallWithin`): the same stop words, the same floor on common words (judged
+ * on the whole index), the same words searched and the same score, so a recall filtered to
+ * some repositories lists exactly the unfiltered recall's hits of those repositories, in the
+ * same order with the same scores. The filter is applied in SQL (fired contracts and text
+ * matches), so no row of another source reaches the page, `total` or the cursor. Nothing is
+ * counted as shown here.
+ *
+ * @param index - the index.
+ * @param input - see {@link RecallInput}.
+ * @param repos - the index repository names to keep (sorted, distinct); `undefined` = all.
+ *   With a set, hits of a knowledge root carry `root`, and the cursor key names the set.
+ * @throws LoreError `empty_query`, `invalid_limit`, `invalid_cursor`.
+ */
+export function rankedPage(
+  index: EntryIndex,
+  input: RecallInput,
+  repos: readonly string[] | undefined,
+): RecallAnswer {
   const limit = checkLimit(input.limit);
   const tool = input.tool === undefined || input.tool === "" ? undefined : input.tool;
   const query = parseOptionalQuery(input.query, tool !== undefined);
-  const key = requestKey(["recall", queryKey(query), tool === undefined ? "" : `tool:${tool}`]);
+  const key = requestKey(
+    repos === undefined
+      ? ["recall", queryKey(query), tool === undefined ? "" : `tool:${tool}`]
+      : // One repository keeps the key of a root's or a `--repo` recall (cursors stay valid).
+        [
+          "recall-root",
+          repos.join("\n"),
+          queryKey(query),
+          tool === undefined ? "" : `tool:${tool}`,
+        ],
+  );
   const offset = decodeCursor(input.cursor, key);
   const need = offset + limit;
 
   const match = contractInput(query, tool);
-  const fired = index.contracts.fire(match);
+  const fired = index.contracts.fire(match, repos);
   let text: TextMatch[] = [];
   let textTotal = 0;
   let totalExact = true;
@@ -221,6 +256,7 @@ export function recall(index: EntryIndex, input: RecallInput): RecallAnswer {
       need,
       stopWordsOnly: query.stopWordsOnly,
       termMasks: queryWords(query).termMasks,
+      ...(repos === undefined ? {} : { repos }),
     });
     text = found.rows;
     textTotal = found.total;
@@ -255,7 +291,9 @@ export function recall(index: EntryIndex, input: RecallInput): RecallAnswer {
     if (record === undefined) continue;
     const why: MatchReason[] = [...(reasons.get(candidate.fileId) ?? [])];
     if (candidate.text) why.push({ kind: "text" });
-    hits.push(recallHit(record, why, displayScore(candidate.score)));
+    const hit = recallHit(record, why, displayScore(candidate.score));
+    const root = repos === undefined ? undefined : rootOfRepo(record.repo);
+    hits.push(root === undefined ? hit : { ...hit, root });
   }
   // The hits are the union of the fired entries and the text matches. Its size is exact
   // when every text match was fetched; else the overlap of the fired entries with the
@@ -264,14 +302,13 @@ export function recall(index: EntryIndex, input: RecallInput): RecallAnswer {
   const seen = fired + text.length - firedText.size;
   const allText = before === textTotal;
   const total = allText ? seen : Math.max(seen, textTotal - excluded);
-  const answer = fitPage(hits, {
+  return fitPage(hits, {
     offset,
     total: Math.max(total, offset + hits.length),
     totalExact: totalExact && allText,
     more: order.length > need || (!complete && text.length >= need),
     key,
   });
-  return countShown(index, input, answer);
 }
 
 const lookups = new WeakMap<EntryIndex, HitLookup>();
