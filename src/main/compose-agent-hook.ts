@@ -15,17 +15,38 @@ import { wikiRepoName } from "../core/recall/hit-source.js";
 import { openIndex } from "../index/entry-index.js";
 import { toolNames } from "../mcp/tool-names.js";
 import { projectFacts, surfaceForEvent } from "../services/agent-hooks/surface.js";
-import type { LoreEnv } from "./load-config.js";
+import type { LoreEnv, LoreSettings } from "./load-config.js";
+
+/**
+ * The settings of a hook process, read before its stdin so that its time budget
+ * (`[hooks] budget_ms`) is known from the start: from the process's working folder (the
+ * project: clients start hooks there), the configuration file reader loaded only when a
+ * file exists.
+ *
+ * @param cwd - the working folder.
+ * @param env - the environment.
+ * @throws LoreError `config_invalid` when a lore.toml is broken.
+ */
+export async function loadHookSettings(cwd: string, env: LoreEnv): Promise<LoreSettings> {
+  const { loadConfigReader, loadSettings, needsConfigReader } = await import("./load-config.js");
+  const options = { cwd, env };
+  if (needsConfigReader(options)) await loadConfigReader();
+  return loadSettings(options);
+}
+
+/** The configured budget of a hook, ms (`[hooks] budget_ms`, default 300). */
+export function hookBudgetMs(settings: LoreSettings): number {
+  return settings.hooks?.budgetMs ?? DEFAULT_HOOK_BUDGET_MS;
+}
 
 /** Options of {@link answerAgentHook}. */
 export interface AgentHookOptions {
   /** The hook process's working folder (the project, as clients start hooks there). */
   cwd: string;
-  env: LoreEnv;
+  /** The settings (see {@link loadHookSettings}). */
+  settings: LoreSettings;
   /** What is left of the time budget now, ms (may be ≤ 0). */
   remainingMs(): number;
-  /** Told the configured budget (`[hooks] budget_ms`) once the settings are read, ms. */
-  setBudgetMs(ms: number): void;
 }
 
 /** The answer of {@link answerAgentHook}. */
@@ -49,8 +70,8 @@ export interface AgentHookAnswer {
  * @param client - the client the hook was installed for.
  * @param input - the hook's stdin.
  * @param options - see {@link AgentHookOptions}.
- * @throws LoreError `invalid_input` (input not a JSON object), `config_invalid` (a broken
- *   lore.toml), `index_failed`, and SQLite errors: the edge answers empty for any throw.
+ * @throws LoreError `invalid_input` (input not a JSON object), `index_failed`, and SQLite
+ *   errors (a locked index past the budget): the edge answers empty for any throw.
  */
 export async function answerAgentHook(
   client: AgentClient,
@@ -60,12 +81,7 @@ export async function answerAgentHook(
   const event = parseAgentEvent(client, input);
   if (!takesContext(event)) return { answer: hookAnswer(client, event.name) };
   const cwd = resolve(options.cwd, event.cwd ?? ".");
-  const { loadConfigReader, loadSettings, needsConfigReader } = await import("./load-config.js");
-  const settingsOptions = { cwd, env: options.env };
-  // The file reader (zod, smol-toml) only when a configuration file exists.
-  if (needsConfigReader(settingsOptions)) await loadConfigReader();
-  const settings = loadSettings(settingsOptions);
-  options.setBudgetMs(settings.hooks?.budgetMs ?? DEFAULT_HOOK_BUDGET_MS);
+  const { settings } = options;
   const empty = { answer: hookAnswer(client, event.name) };
   if (!existsSync(settings.database)) {
     return { ...empty, note: `lore: no index at ${settings.database}; run \`lore index\`` };

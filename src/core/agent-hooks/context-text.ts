@@ -80,7 +80,7 @@ export function hitsContext(hits: readonly ContextHit[], options: HitsContextOpt
       ? `before the call of ${options.trigger.tool}`
       : "for this prompt";
   const header =
-    `Lore knowledge ${what} (team-reviewed entries of this project, summaries only). ` +
+    `Lore knowledge ${what} (summaries of entries that match; drafts are unverified). ` +
     `Open one whole with \`lore get <id>\` or the MCP tool ${options.openTool} {"id": "<id>"}.`;
   const lines = [cutUtf8(header, budget)];
   let used = Buffer.byteLength(lines[0] as string, "utf8");

@@ -17,6 +17,7 @@
 import type { AgentClient } from "../../core/agent-hooks/agent-event.js";
 import { hookAnswer } from "../../core/agent-hooks/hook-answer.js";
 import { DEFAULT_HOOK_BUDGET_MS } from "../../core/config/config-defaults.js";
+import type { LoreSettings } from "../../main/load-config.js";
 
 /** Room kept at the end of the budget for writing the answer and the process's exit, ms. */
 export const EXIT_MARGIN_MS = 15;
@@ -70,11 +71,9 @@ function readInput(stdin: NodeJS.ReadableStream): Promise<string> {
  */
 export async function runAgentHook(client: AgentClient, io: AgentHookIo): Promise<number> {
   const elapsed = io.elapsedMs ?? (() => performance.now());
-  let budget = DEFAULT_HOOK_BUDGET_MS;
   let eventName = "";
   let done = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const remaining = () => budget - EXIT_MARGIN_MS - elapsed();
 
   const finish = async (answer: string, note?: string): Promise<void> => {
     if (done) return;
@@ -84,15 +83,20 @@ export async function runAgentHook(client: AgentClient, io: AgentHookIo): Promis
     if (note !== undefined) await write(io.stderr, `${note}\n`);
   };
 
-  let onBudget: () => void = () => {};
-  const spent = new Promise<void>((resolve) => {
-    onBudget = resolve;
+  // The settings come first, so the timer runs on the configured budget from the start.
+  const compose = await import("../../main/compose-agent-hook.js");
+  let settings: LoreSettings | undefined;
+  let settingsError: unknown;
+  try {
+    settings = await compose.loadHookSettings(io.cwd, io.env);
+  } catch (error) {
+    settingsError = error;
+  }
+  const budget = settings === undefined ? DEFAULT_HOOK_BUDGET_MS : compose.hookBudgetMs(settings);
+  const remaining = () => budget - EXIT_MARGIN_MS - elapsed();
+  const spent = new Promise<"budget">((resolve) => {
+    timer = setTimeout(() => resolve("budget"), Math.max(0, remaining()));
   });
-  const arm = () => {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = setTimeout(onBudget, Math.max(0, remaining()));
-  };
-  arm();
 
   const work = (async () => {
     const input = await readInput(io.stdin);
@@ -102,17 +106,8 @@ export async function runAgentHook(client: AgentClient, io: AgentHookIo): Promis
     } catch {
       // Said by answerAgentHook's refusal below.
     }
-    const { answerAgentHook } = await import("../../main/compose-agent-hook.js");
-    return answerAgentHook(client, input, {
-      cwd: io.cwd,
-      env: io.env,
-      remainingMs: remaining,
-      setBudgetMs: (ms) => {
-        if (ms === budget) return;
-        budget = ms;
-        arm();
-      },
-    });
+    if (settings === undefined) throw settingsError;
+    return compose.answerAgentHook(client, input, { cwd: io.cwd, settings, remainingMs: remaining });
   })();
 
   const outcome = await Promise.race([
