@@ -61,7 +61,9 @@ export function openSqliteDatabase(
   try {
     // The busy timeout first: switching a new file to WAL takes a lock another process
     // opening it at the same time may hold.
-    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? BUSY_TIMEOUT_MS))}`);
+    db.pragma(
+      `busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? BUSY_TIMEOUT_MS))}`,
+    );
     // Only takes effect on a new, empty file, and only before it is switched to WAL.
     db.pragma(`page_size = ${PAGE_SIZE_BYTES}`);
     db.pragma("journal_mode = WAL");

@@ -109,7 +109,9 @@ export async function answerAgentHook(
     });
     return {
       answer: hookAnswer(client, event.name, context),
-      ...(surfaced.counted ? {} : { note: "lore: the shown entries could not be counted (index busy)" }),
+      ...(surfaced.counted
+        ? {}
+        : { note: "lore: the shown entries could not be counted (index busy)" }),
     };
   } finally {
     index.close();

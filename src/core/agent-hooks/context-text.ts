@@ -46,7 +46,11 @@ function oneLine(value: string): string {
 function whyText(why: readonly MatchReason[]): string {
   return why
     .map((w) =>
-      w.kind === "on_query" ? `on_query "${w.word}"` : w.kind === "on_tool" ? `on_tool ${w.name}` : "text",
+      w.kind === "on_query"
+        ? `on_query "${w.word}"`
+        : w.kind === "on_tool"
+          ? `on_tool ${w.name}`
+          : "text",
     )
     .join(", ");
 }

@@ -121,7 +121,10 @@ function installedExactly(
 }
 
 /** The list without Lore's entries for the client, and how many were dropped. */
-function removeFrom(list: readonly unknown[], client: AgentClient): { list: unknown[]; removed: number } {
+function removeFrom(
+  list: readonly unknown[],
+  client: AgentClient,
+): { list: unknown[]; removed: number } {
   let removed = 0;
   const out: unknown[] = [];
   for (const item of list) {
@@ -134,7 +137,9 @@ function removeFrom(list: readonly unknown[], client: AgentClient): { list: unkn
       out.push(item);
       continue;
     }
-    const kept = item.hooks.filter((hook) => !(isObject(hook) && isLoreHookCommand(hook.command, client)));
+    const kept = item.hooks.filter(
+      (hook) => !(isObject(hook) && isLoreHookCommand(hook.command, client)),
+    );
     const dropped = item.hooks.length - kept.length;
     removed += dropped;
     // A group Lore's entry emptied was Lore's own: it goes too; another group keeps its keys.

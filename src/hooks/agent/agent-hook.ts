@@ -107,7 +107,11 @@ export async function runAgentHook(client: AgentClient, io: AgentHookIo): Promis
       // Said by answerAgentHook's refusal below.
     }
     if (settings === undefined) throw settingsError;
-    return compose.answerAgentHook(client, input, { cwd: io.cwd, settings, remainingMs: remaining });
+    return compose.answerAgentHook(client, input, {
+      cwd: io.cwd,
+      settings,
+      remainingMs: remaining,
+    });
   })();
 
   const outcome = await Promise.race([

@@ -6,11 +6,7 @@
 import { dirname, resolve } from "node:path";
 import { type AgentEvent, toolNamesFor } from "../../core/agent-hooks/agent-event.js";
 import type { ProjectFacts } from "../../core/agent-hooks/context-text.js";
-import {
-  cutUtf8,
-  MAX_QUERY_TEXT_BYTES,
-  toolInputText,
-} from "../../core/agent-hooks/query-text.js";
+import { cutUtf8, MAX_QUERY_TEXT_BYTES, toolInputText } from "../../core/agent-hooks/query-text.js";
 import { isLoreError } from "../../core/errors/lore-error.js";
 import { rootRepoName } from "../../core/roots/root-repo-name.js";
 import type { EntryIndex } from "../../index/entry-index.js";
@@ -94,7 +90,12 @@ export function surfaceForEvent(index: EntryIndex, input: SurfaceInput): Surface
     const [full, bare] = toolNamesFor(event.tool) as [string, string | undefined];
     const query = toolInputText(event.toolInput);
     found = recallOrNone(index, { ...base, tool: full, ...(query === "" ? {} : { query }) });
-    if (bare !== undefined) found = merge(found, recallOrNone(index, { ...base, tool: bare }), base.limit ?? SURFACE_LIMIT);
+    if (bare !== undefined)
+      found = merge(
+        found,
+        recallOrNone(index, { ...base, tool: bare }),
+        base.limit ?? SURFACE_LIMIT,
+      );
   }
   let counted = true;
   if (found.hits.length > 0) {
@@ -122,7 +123,8 @@ function merge(
     const seen = byKey.get(key);
     if (seen === undefined) byKey.set(key, hit);
     else if (hit.score > seen.score) byKey.set(key, { ...hit, why: [...seen.why, ...hit.why] });
-    else if (hit !== seen) byKey.set(key, { ...seen, why: [...seen.why, ...hit.why.filter((w) => w.kind !== "text")] });
+    else if (hit !== seen)
+      byKey.set(key, { ...seen, why: [...seen.why, ...hit.why.filter((w) => w.kind !== "text")] });
   }
   const hits = [...byKey.values()]
     .sort((x, y) => y.score - x.score || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0))
@@ -140,7 +142,11 @@ function merge(
  * @param cwd - the project folder (the hook's `cwd`).
  * @param roots - the configured roots' ids.
  */
-export function projectFacts(index: EntryIndex, cwd: string, roots: readonly string[]): ProjectFacts {
+export function projectFacts(
+  index: EntryIndex,
+  cwd: string,
+  roots: readonly string[],
+): ProjectFacts {
   let repo: string | undefined;
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     const found = index.repositoriesAt(dir).find((r) => r.kind !== "root");
