@@ -98,3 +98,15 @@ describe("installHookSettings / uninstallHookSettings", () => {
     );
   });
 });
+
+describe("a matcher the user put on Lore's group", () => {
+  it("is kept by a second install", () => {
+    const installed = installHookSettings({}, "claude-code", CMD, "f").settings as {
+      hooks: Record<string, { matcher?: string }[]>;
+    };
+    const group = installed.hooks.PreToolUse?.[0] as { matcher?: string };
+    group.matcher = "mcp__.*|Bash";
+    const again = installHookSettings(installed, "claude-code", CMD, "f");
+    expect(again.changed).toBe(false);
+  });
+});

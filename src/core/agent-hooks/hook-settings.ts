@@ -106,7 +106,8 @@ function installedExactly(
       for (const hook of item.hooks) {
         if (isObject(hook) && isLoreHookCommand(hook.command, client)) {
           found++;
-          exact = item.matcher === undefined && sameJson(hook, want);
+          // A matcher the user put on Lore's group (to run it for fewer tools) is theirs to keep.
+          exact = sameJson(hook, want);
         }
       }
     }
