@@ -103,7 +103,7 @@ export const hookCommand: Command = {
     }
     if (word === "install") {
       if (target === undefined || extra.length > 0) {
-        throw new LoreError("invalid_input", { reason: `usage: ${USAGE}` });
+        throw new LoreError("invalid_input", { reason: `usage: ${AGENT_USAGE}; ${USAGE}` });
       }
       const settings = ctx.settings();
       const { installHooks } = await import("../../services/push/install-hooks.js");
@@ -131,8 +131,8 @@ export const hookCommand: Command = {
       return runGitHook(ctx, word as LoreHook, args);
     }
     throw new LoreError("invalid_input", {
-      reason: `usage: ${USAGE}`,
-      reason_ru: `использование: ${USAGE}`,
+      reason: `usage: ${AGENT_USAGE}; ${USAGE}`,
+      reason_ru: `использование: ${AGENT_USAGE}; ${USAGE}`,
     });
   },
 };
