@@ -20,18 +20,17 @@ import type { LoreEnv, LoreSettings } from "./load-config.js";
 /**
  * The settings of a hook process, read before its stdin so that its time budget
  * (`[hooks] budget_ms`) is known from the start: from the process's working folder (the
- * project: clients start hooks there), the configuration file reader loaded only when a
- * file exists.
+ * project: clients start hooks there), cached while the configuration files are unchanged
+ * (`hook-settings-cache.ts`: the configuration reader's zod alone costs more CPU than the
+ * rest of the hook).
  *
  * @param cwd - the working folder.
  * @param env - the environment.
  * @throws LoreError `config_invalid` when a lore.toml is broken.
  */
 export async function loadHookSettings(cwd: string, env: LoreEnv): Promise<LoreSettings> {
-  const { loadConfigReader, loadSettings, needsConfigReader } = await import("./load-config.js");
-  const options = { cwd, env };
-  if (needsConfigReader(options)) await loadConfigReader();
-  return loadSettings(options);
+  const { cachedHookSettings } = await import("./hook-settings-cache.js");
+  return cachedHookSettings(cwd, env);
 }
 
 /** The configured budget of a hook, ms (`[hooks] budget_ms`, default 300). */

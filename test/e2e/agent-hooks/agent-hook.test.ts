@@ -196,6 +196,31 @@ describe("lore hook claude-code", () => {
   });
 });
 
+describe("the settings cache", () => {
+  it("reuses the settings of an unchanged lore.toml and reads a changed one again", async () => {
+    const box = isolatedEnv({ LORE_DB: sandbox.env.LORE_DB as string });
+    try {
+      setBudget(box, 60_000);
+      const first = await hook("claude-code", fixture("claude-code", "UserPromptSubmit"), box.env);
+      contextOf(answerOf(first), "UserPromptSubmit");
+      const cache = join(box.env.HOME as string, ".cache", "lore", "hook-settings.json");
+      expect(existsSync(cache)).toBe(true);
+      // Another user in the file: the next hook must count for that user, not the cached one.
+      const before = shownOf("cached-other", ROLLBACK_ID);
+      const folder = join(box.env.XDG_CONFIG_HOME as string, "lore");
+      writeFileSync(
+        join(folder, "lore.toml"),
+        'user = "cached-other"\n[hooks]\nbudget_ms = 60000\n',
+      );
+      const second = await hook("claude-code", fixture("claude-code", "UserPromptSubmit"), box.env);
+      contextOf(answerOf(second), "UserPromptSubmit");
+      expect(shownOf("cached-other", ROLLBACK_ID)).toBe(before + 1);
+    } finally {
+      box.cleanup();
+    }
+  });
+});
+
 /** The user's shown count of an entry, read from the index file. */
 function shownOf(user: string, id: string): number {
   const index = openIndex(sandbox.env.LORE_DB as string);
