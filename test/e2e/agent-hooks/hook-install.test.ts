@@ -139,6 +139,10 @@ describe("lore hook install claude-code", () => {
     const file = join(box.env.HOME as string, ".claude", "settings.json");
     expect(existsSync(join(project, ".claude"))).toBe(false);
     const command = loreCommands(readJson(file), "claude-code").SessionStart?.[0] as string;
+    // A wide budget: a loaded test machine may take the default 300 ms to start node.
+    const config = join(box.env.XDG_CONFIG_HOME as string, "lore");
+    mkdirSync(config, { recursive: true });
+    writeFileSync(join(config, "lore.toml"), "[hooks]\nbudget_ms = 60000\n");
     // No index yet: a valid empty answer, exit 0.
     const answered = await runCommand(
       command,
