@@ -38,7 +38,7 @@ export const hookCommand: Command = {
     "Agent hooks: install writes Lore's entries into the client's hook settings, merged",
     "with what the file holds (other hooks and keys stay), idempotent; uninstall removes",
     "exactly Lore's entries (known by their command). --project (default) is the project's",
-    "file in the working folder, --user the user's own:",
+    "file (at the top of the git work tree, else in the working folder), --user the user's:",
     "  claude-code  .claude/settings.json  ~/.claude/settings.json",
     "               (SessionStart, UserPromptSubmit, PreToolUse)",
     "  codex        .codex/hooks.json      $CODEX_HOME/hooks.json (~/.codex)",
@@ -151,10 +151,15 @@ async function agentHookFiles(
     });
   }
   const scope = flag(args, "user") ? "user" : "project";
-  const { agentHookCommand, hookSettingsFile, installAgentHooks, uninstallAgentHooks } =
-    await import("../../services/agent-hooks/install-agent-hooks.js");
+  const {
+    agentHookCommand,
+    hookSettingsFile,
+    installAgentHooks,
+    projectFolder,
+    uninstallAgentHooks,
+  } = await import("../../services/agent-hooks/install-agent-hooks.js");
   const file = hookSettingsFile(client, scope, {
-    project: resolve(ctx.cwd),
+    project: projectFolder(ctx.cwd),
     home: homedir(),
     env: process.env,
   });

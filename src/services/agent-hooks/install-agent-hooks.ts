@@ -4,8 +4,9 @@
  * client's settings file, merged with what it holds (`core/agent-hooks/hook-settings.ts`),
  * written atomically (beside, then renamed), and only when something changes.
  */
+import { existsSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { AgentClient } from "../../core/agent-hooks/agent-event.js";
 import {
   installHookSettings,
@@ -40,6 +41,22 @@ export function hookSettingsFile(
   if (scope === "project") return join(where.project, folder, file);
   if (client === "codex" && where.env.CODEX_HOME) return join(where.env.CODEX_HOME, file);
   return join(where.home, folder, file);
+}
+
+/**
+ * The project folder whose hook settings `--project` writes: the top of the git work tree
+ * holding `cwd` (the nearest folder above it with a `.git`), where the clients look for
+ * `.claude/`, `.codex/`, `.cursor/`; `cwd` itself outside a work tree.
+ *
+ * @param cwd - the working folder.
+ * @returns an absolute path.
+ */
+export function projectFolder(cwd: string): string {
+  const start = resolve(cwd);
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, ".git"))) return dir;
+    if (dirname(dir) === dir) return start;
+  }
 }
 
 /**

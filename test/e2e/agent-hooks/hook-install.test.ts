@@ -181,6 +181,16 @@ describe("lore hook install claude-code", () => {
     expect(commands.UserPromptSubmit?.[0]).toContain(process.execPath);
   });
 
+  it("--project from a subfolder of a git work tree writes at the work tree's top", async () => {
+    mkdirSync(join(project, ".git"));
+    const sub = join(project, "src", "deep");
+    mkdirSync(sub, { recursive: true });
+    const run = await runLore(["hook", "install", "claude-code"], { cwd: sub, env: box.env });
+    expect(run.code).toBe(0);
+    expect(existsSync(join(project, ".claude", "settings.json"))).toBe(true);
+    expect(existsSync(join(sub, ".claude"))).toBe(false);
+  });
+
   it("refuses a settings file that is not JSON, and leaves it as it is", async () => {
     const file = join(project, ".claude", "settings.json");
     mkdirSync(join(project, ".claude"), { recursive: true });
