@@ -14,7 +14,13 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
-import { findConfigFiles, type LoreEnv, type LoreSettings, loadSettings } from "./load-config.js";
+import {
+  findConfigFiles,
+  type LoreEnv,
+  type LoreSettings,
+  loadConfigReader,
+  loadSettings,
+} from "./load-config.js";
 import { trustFilePath } from "./trust-store.js";
 
 /** Keys kept in the cache file (one per project folder and configuration, newest first). */
@@ -93,7 +99,6 @@ export async function cachedHookSettings(cwd: string, env: LoreEnv): Promise<Lor
   const cache = readCache(file);
   const hit = cache.entries.find((entry) => entry.key === key);
   if (hit !== undefined) return hit.settings;
-  const { loadConfigReader } = await import("./load-config.js");
   await loadConfigReader();
   const settings = loadSettings(options);
   try {
