@@ -25,4 +25,19 @@ export default function setup(): void {
   if (!existsSync(join(ROOT, "dist", "cli", "main.js"))) {
     throw new Error("global-setup: the build did not produce dist/cli/main.js");
   }
+  // The agent hook's bundle (as `npm run build` makes it), so that `lore hook <client>` runs
+  // this build's code, never an older bundle's.
+  const bundle = spawnSync(
+    process.execPath,
+    [join(ROOT, "dist", "build", "bundle-agent-hook.js")],
+    {
+      cwd: ROOT,
+      encoding: "utf8",
+    },
+  );
+  if (bundle.status !== 0) {
+    throw new Error(
+      `global-setup: bundling the agent hook failed:\n${bundle.stdout}${bundle.stderr}`,
+    );
+  }
 }

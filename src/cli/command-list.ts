@@ -143,7 +143,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "hook",
-    summary: "install the parse-on-push git hooks into a bare repository (any git server)",
+    summary: "agent hooks (Claude Code, Codex, Cursor) and the parse-on-push git hooks",
     load: async () => (await import("./commands/hook.js")).hookCommand,
   },
   {

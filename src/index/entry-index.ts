@@ -118,6 +118,11 @@ export interface OpenIndexOptions {
    * stored), ms since the epoch. Default `Date.now`.
    */
   now?: () => number;
+  /**
+   * How long a statement waits for another connection's lock before `SQLITE_BUSY`, ms.
+   * Default `BUSY_TIMEOUT_MS` (5 s); an agent hook passes what is left of its time budget.
+   */
+  busyTimeoutMs?: number;
 }
 
 /** An entry as stored, with where it lives and its file's report. */
@@ -1166,7 +1171,10 @@ export class EntryIndex {
  * @throws LoreError `index_failed` when the file cannot be opened or migrated.
  */
 export function openIndex(file: string, options: OpenIndexOptions = {}): EntryIndex {
-  const db = openSqliteDatabase(file);
+  const db = openSqliteDatabase(
+    file,
+    options.busyTimeoutMs === undefined ? {} : { busyTimeoutMs: options.busyTimeoutMs },
+  );
   try {
     migrate(db);
     const index = new EntryIndex(db, options);

@@ -43,10 +43,15 @@ export const PAGE_CACHE_KIB = 8 * 1024;
  * page cache of {@link PAGE_CACHE_KIB}.
  *
  * @param file - path of the database file, or `:memory:`.
+ * @param options - `busyTimeoutMs`: the busy timeout instead of {@link BUSY_TIMEOUT_MS}, ms
+ *   (an agent hook's remaining time budget: a locked file fails fast rather than blocks).
  * @returns the open connection.
  * @throws LoreError `index_failed` when the file cannot be opened (with the SQLite error as cause).
  */
-export function openSqliteDatabase(file: string): SqliteDatabase {
+export function openSqliteDatabase(
+  file: string,
+  options: { busyTimeoutMs?: number } = {},
+): SqliteDatabase {
   let db: Database.Database;
   try {
     db = new Database(file);
@@ -56,7 +61,9 @@ export function openSqliteDatabase(file: string): SqliteDatabase {
   try {
     // The busy timeout first: switching a new file to WAL takes a lock another process
     // opening it at the same time may hold.
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.pragma(
+      `busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? BUSY_TIMEOUT_MS))}`,
+    );
     // Only takes effect on a new, empty file, and only before it is switched to WAL.
     db.pragma(`page_size = ${PAGE_SIZE_BYTES}`);
     db.pragma("journal_mode = WAL");
