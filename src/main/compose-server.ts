@@ -145,6 +145,9 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
         dir: bareRepoPath(dataDir, repo.fullName),
         defaultBranch: repo.defaultBranch,
       });
+    // The server writes each load receipt in its own transaction as it answers (durable,
+    // like its counters) rather than queueing it (README "Load receipts").
+    lore.entryIndex.receipts.durable = true;
     const api = createServerApi({
       store,
       index: lore.entryIndex,

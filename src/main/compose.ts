@@ -188,6 +188,8 @@ export async function composeLore(
   const log = options.log ?? (() => {});
   mkdirSync(dirname(settings.database), { recursive: true });
   const index: EntryIndex = openIndex(settings.database, options.index);
+  // Load receipts are kept `[receipts] keep_days` (README "Load receipts").
+  index.receipts.keepDays = settings.receipts?.keepDays ?? index.receipts.keepDays;
   const { user, lang } = settings;
   const roots: readonly KnowledgeRoot[] = settings.roots ?? [];
   const rootsCtx = (options: RootAccessOptions = {}) => ({

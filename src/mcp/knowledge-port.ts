@@ -28,6 +28,13 @@ export interface RecallArgs {
    * (`POST …/knowledge/shown`), so a showing is not counted twice.
    */
   count_shown?: boolean;
+  /**
+   * Who is asking, for the load receipt (README "Load receipts"): the MCP client's
+   * `clientInfo.name`, a hook event (`claude-code:PreToolUse`), `cli`, `http`. Default `unknown`.
+   */
+  client?: string;
+  /** The agent session (an MCP session id, a hook's `session_id`), for the load receipt. */
+  session?: string;
 }
 
 /** A draft's content as the draft tools take it: the whole entry file, or its fields. */

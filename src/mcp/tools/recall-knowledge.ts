@@ -107,6 +107,11 @@ export function registerRecallTool(
         if (args.cursor !== undefined) input.cursor = args.cursor;
         if (args.knowledge_root_id !== undefined) input.knowledge_root_id = args.knowledge_root_id;
         if (args.count_shown !== undefined) input.count_shown = args.count_shown;
+        // The load receipt names the client (its `initialize` clientInfo.name) and the MCP
+        // session where the transport has one (README "Load receipts").
+        const client = server.server.getClientVersion()?.name;
+        if (client !== undefined && client !== "") input.client = client;
+        if (extra.sessionId !== undefined) input.session = extra.sessionId;
         const answer = await port.recall(input);
         return jsonResult({ ...answer });
       } catch (error) {

@@ -10,6 +10,7 @@ import { countBits, displayScore } from "../../core/recall/recall-score.js";
 import { rootOfRepo } from "../../core/roots/root-repo-name.js";
 import type { EntryIndex } from "../../index/entry-index.js";
 import { RootSearch } from "../../index/root-search.js";
+import { recordReceipt } from "../receipts/record-receipt.js";
 import {
   checkLimit,
   countShown,
@@ -132,5 +133,6 @@ export function recallWithin(
     more: offset + hits.length < candidates.length,
     key,
   });
+  recordReceipt(index, input, answer);
   return countShown(index, input, answer);
 }

@@ -10,6 +10,7 @@ import type { ContractHit, ContractInput, FiredMatch } from "../../index/contrac
 import type { EntryIndex } from "../../index/entry-index.js";
 import { HitLookup } from "../../index/hit-lookup.js";
 import type { TextMatch } from "../../index/text-search.js";
+import { recordReceipt } from "../receipts/record-receipt.js";
 import {
   checkLimit,
   countShown,
@@ -271,6 +272,7 @@ export function recall(index: EntryIndex, input: RecallInput): RecallAnswer {
     more: order.length > need || (!complete && text.length >= need),
     key,
   });
+  recordReceipt(index, input, answer);
   return countShown(index, input, answer);
 }
 
