@@ -182,9 +182,10 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
       api,
       loopbackOnly,
       log,
-      createMcpServer: (principal, requestLang) =>
+      createMcpServer: (principal, requestLang, client) =>
         createMcpServer(api.mcpPort(principal), {
           ...(principal.siteAdmin ? {} : { rootsRefusal: rootsForbidden() }),
+          ...(client === undefined ? {} : { clientName: client }),
           ...(options.toolNames === undefined ? {} : { toolNames: options.toolNames }),
           lang: requestLang,
           version: options.version,
