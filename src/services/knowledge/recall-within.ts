@@ -51,7 +51,8 @@ function searchOf(index: EntryIndex): RootSearch {
  * (`core/recall/recall-score.ts`), then by entry id; the same page shape, cursor and byte
  * budget as `recall`. Only rows of `repos` are read (the set is a SQL condition), so hits,
  * `total` and pages never include another source's. Hits of a knowledge root carry `root`.
- * The listed entries are counted as shown to `input.user`.
+ * The listed entries are counted as shown to `input.user`, and a load receipt is recorded
+ * (`services/receipts/record-receipt.ts`).
  *
  * @param index - the index.
  * @param input - as for `recall`, plus `repos`: the index repository names (`owner/name` of a

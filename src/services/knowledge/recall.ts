@@ -190,7 +190,8 @@ export function scoreContract(hit: ContractHit, asked: number): Candidate {
  * unreachable entries too (they stay findable by text and by id, seed 004
  * "достижимость"); only their contracts are inert. Hits carry summaries, never bodies;
  * the answer is at most `limit` hits and {@link ANSWER_BYTE_BUDGET} bytes of JSON. The
- * listed entries are counted as shown to `user`.
+ * listed entries are counted as shown to `user`, and a load receipt of the page is recorded
+ * (`services/receipts/record-receipt.ts`; never fails the recall).
  *
  * Cost: one aggregate query over the fired contracts (in SQLite), the text matches within
  * {@link RECALL_TEXT_BUDGET}, and a limited read of the best fired entries; nothing per

@@ -219,3 +219,14 @@ describe("an index that cannot take the receipt", () => {
     expect(listReceipts(index, { user: "ann" }).items.map((r) => r.hits[0]?.id)).toEqual([id]);
   });
 });
+
+describe("forgetting", () => {
+  it("a removed user's receipts go with their counters", () => {
+    put(1, "Rollback runbook.", [onQuery("rollback")]);
+    recall(index, { query: "rollback", user: "ann", now: 1 });
+    recall(index, { query: "rollback", user: "bob", now: 2 });
+    index.forgetUserCounters("ann");
+    expect(listReceipts(index, { user: "ann" }).items).toEqual([]);
+    expect(listReceipts(index, { user: "bob" }).items).toHaveLength(1);
+  });
+});
