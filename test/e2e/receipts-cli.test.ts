@@ -1,7 +1,9 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeRepo, type TestRepo } from "../helpers/make-repo.js";
 import { knowledgeFiles, MIGRATION_ID, ROLLBACK_ID, UNREACHABLE_ID } from "./fixture-entries.js";
-import { isolatedEnv, type LoreRun, runLore } from "./run-lore.js";
+import { isolatedEnv, LORE_BIN, type LoreRun, runLore } from "./run-lore.js";
 
 // Load receipts from the built bin (README "Load receipts"): three `lore recall` runs leave
 // three receipts with the right reasons, read back by `lore receipts` in later processes;
@@ -148,4 +150,35 @@ describe("lore why", () => {
     const run = await lore(["why", "0190f5a4-3b2e-7f32-8c33-000000000000"]);
     expect(run.code).toBe(3);
   });
+});
+
+describe("lore mcp over stdio", () => {
+  it("records its recalls under the client's initialize name, written by the time it exits", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [LORE_BIN, "mcp", "--repo", repo.dir],
+      env: { ...home.env, LORE_USER: "mira" },
+      cwd: repo.dir,
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "stdio-agent", version: "1" });
+    await client.connect(transport);
+    try {
+      const result = await client.callTool({
+        name: "knowledge_recall",
+        arguments: { tool: "run_migration" },
+      });
+      expect(result.isError).toBeFalsy();
+      // The server's own read sees its queued receipt at once.
+      const own = await client.callTool({ name: "knowledge_receipts", arguments: {} });
+      const page = own.structuredContent as { items: Receipt[] };
+      expect(page.items.map((r) => [r.client, r.tool])).toEqual([["stdio-agent", "run_migration"]]);
+    } finally {
+      await client.close();
+    }
+    const after = JSON.parse((await ok(["receipts", "--json"], { LORE_USER: "mira" })).stdout);
+    expect(after.items.map((r: Receipt) => [r.client, r.hits[0]?.id])).toEqual([
+      ["stdio-agent", MIGRATION_ID],
+    ]);
+  }, 60_000);
 });
