@@ -128,7 +128,7 @@ describe("README", () => {
 
   it("lists every MCP tool with its read-only annotation and output schema", () => {
     const tools = toolSnapshots();
-    expect(tools).toHaveLength(22);
+    expect(tools).toHaveLength(23);
     const yesNo = (value: boolean) => (value ? "yes" : "no");
     for (const tool of tools) {
       const row = `| \`${tool.name}\` | ${yesNo(tool.readOnly)} | ${yesNo(tool.outputSchema)} |`;

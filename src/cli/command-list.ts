@@ -57,6 +57,16 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./commands/stats.js")).statsCommand,
   },
   {
+    name: "receipts",
+    summary: "list the load receipts: what each recall surfaced and why",
+    load: async () => (await import("./commands/receipts.js")).receiptsCommand,
+  },
+  {
+    name: "why",
+    summary: "explain when and why an entry surfaced, or why it did not",
+    load: async () => (await import("./commands/why.js")).whyCommand,
+  },
+  {
     name: "repos",
     summary: "list the indexed repositories: path, identity, commit, entries, last indexed",
     load: async () => (await import("./commands/repos.js")).reposCommand,

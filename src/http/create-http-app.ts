@@ -16,6 +16,7 @@ import { registerApiRoutes } from "./routes/api-routes.js";
 import { registerDraftRoutes } from "./routes/draft-routes.js";
 import { registerLimitRoutes } from "./routes/limit-routes.js";
 import { registerPullRoutes } from "./routes/pull-routes.js";
+import { registerReceiptRoutes } from "./routes/receipt-routes.js";
 import { registerStatsRoutes } from "./routes/stats-routes.js";
 import type { HttpEnv, ServerApi } from "./server-api.js";
 import { validationHook } from "./validation-hook.js";
@@ -69,6 +70,7 @@ export function createHttpApp(deps: HttpAppDeps): OpenAPIHono<HttpEnv> {
   registerPullRoutes(app, deps.api.pulls);
   registerAdminRoutes(app, deps.api);
   registerStatsRoutes(app, deps.api.stats);
+  registerReceiptRoutes(app, deps.api.receipts);
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",
     scheme: "bearer",

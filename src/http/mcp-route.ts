@@ -20,12 +20,32 @@ import type { HttpEnv } from "./server-api.js";
 
 /** Options of {@link registerMcpRoute}. */
 export interface McpRouteOptions {
-  /** Makes a fresh, unconnected MCP server for one caller and request. */
-  createServer: (principal: Principal, lang: Lang) => McpServer;
+  /**
+   * Makes a fresh, unconnected MCP server for one caller and request; `client` is the name
+   * the caller's token gave in its last `initialize` (`clientInfo.name`), for load receipts.
+   */
+  createServer: (principal: Principal, lang: Lang, client?: string) => McpServer;
   /** The largest request body read, bytes. Default {@link MAX_MCP_MESSAGE_BYTES} (4 MiB). */
   maxBodyBytes?: number;
   /** Writes a line to the server's log. */
   log: (line: string) => void;
+}
+
+/** Most tokens whose MCP client name is remembered (the oldest is forgotten first). */
+const MAX_REMEMBERED_CLIENTS = 10_000;
+
+/**
+ * The `clientInfo.name` of an `initialize` among the messages of a body, if any: a stateless
+ * server sees `initialize` and the later `tools/call` in separate requests, so the name is
+ * remembered per token for the load receipts of its recalls (README "Load receipts").
+ */
+function initializeClient(parsed: unknown): string | undefined {
+  for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
+    const m = message as { method?: unknown; params?: { clientInfo?: { name?: unknown } } } | null;
+    const name = m?.method === "initialize" ? m.params?.clientInfo?.name : undefined;
+    if (typeof name === "string" && name.trim() !== "") return name.trim().slice(0, 200);
+  }
+  return undefined;
 }
 
 function jsonRpcError(status: number, code: number, message: string): Response {
@@ -47,6 +67,7 @@ function jsonRpcError(status: number, code: number, message: string): Response {
  */
 export function registerMcpRoute(app: Hono<HttpEnv>, options: McpRouteOptions): void {
   const max = options.maxBodyBytes ?? MAX_MCP_MESSAGE_BYTES;
+  const clients = new Map<number, string>();
   app.on(["GET", "DELETE"], "/mcp", () => {
     const answer = jsonRpcError(
       405,
@@ -74,7 +95,17 @@ export function registerMcpRoute(app: Hono<HttpEnv>, options: McpRouteOptions): 
     } catch {
       return jsonRpcError(400, -32700, "Parse error: Invalid JSON");
     }
-    const server = options.createServer(c.get("principal"), lang);
+    const principal = c.get("principal");
+    const named = initializeClient(parsed);
+    if (named !== undefined) {
+      clients.delete(principal.tokenId);
+      clients.set(principal.tokenId, named);
+      if (clients.size > MAX_REMEMBERED_CLIENTS) {
+        const oldest = clients.keys().next().value;
+        if (oldest !== undefined) clients.delete(oldest);
+      }
+    }
+    const server = options.createServer(principal, lang, clients.get(principal.tokenId));
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,

@@ -5,6 +5,7 @@ import type { AdminPort } from "../ports/admin-port.js";
 import type { KnowledgeListingAnswer } from "../services/knowledge/list-knowledge.js";
 import type { DraftsApi, LimitsApi } from "./drafts-api.js";
 import type { PullsApi } from "./pulls-api.js";
+import type { ReceiptsApi } from "./receipts-api.js";
 import type { StatsApi } from "./stats-api.js";
 
 /** One repository as `GET /api/v1/repos` lists it. */
@@ -66,6 +67,11 @@ export interface ServerApi {
    * "Интерфейс"; `routes/stats-routes.ts`, the `/mcp` `knowledge_stats` tool).
    */
   stats: StatsApi;
+  /**
+   * Load receipts (README "Load receipts"; `routes/receipt-routes.ts`, the `/mcp`
+   * `knowledge_receipts` tool).
+   */
+  receipts: ReceiptsApi;
   /** What `GET /healthz` reports besides `status: "ok"`. */
   health(): Record<string, unknown>;
   /** Merge requests of hosted repositories (`/api/v1/repos/{owner}/{name}/pulls…`). */

@@ -5,6 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { readBlobsSync } from "../adapters/git-cli/read-blobs-sync.js";
+import { DEFAULT_RECEIPT_KEEP_DAYS } from "../core/config/config-defaults.js";
 import { repoOfDraftSource } from "../core/drafts/draft.js";
 import { type Diagnostic, makeDiagnostic } from "../core/entry/diagnostic.js";
 import {
@@ -22,6 +23,7 @@ import { type CounterRow, Counters, type CountKey, countingRepo, isBusy } from "
 import { DraftRows } from "./draft-rows.js";
 import { EntryUsage, type UsageOptions, type UsageRecord } from "./entry-usage.js";
 import { migrate } from "./migrate.js";
+import { ReceiptRows } from "./receipt-rows.js";
 import { openSqliteDatabase, type SqliteDatabase } from "./sqlite-database.js";
 import { TextSearch } from "./text-search.js";
 
@@ -123,6 +125,8 @@ export interface OpenIndexOptions {
    * Default `BUSY_TIMEOUT_MS` (5 s); an agent hook passes what is left of its time budget.
    */
   busyTimeoutMs?: number;
+  /** Days a load receipt is kept (`[receipts] keep_days`). Default `DEFAULT_RECEIPT_KEEP_DAYS`. */
+  receiptKeepDays?: number;
 }
 
 /** An entry as stored, with where it lives and its file's report. */
@@ -189,6 +193,8 @@ export class EntryIndex {
   readonly mechanisms: readonly string[];
   /** Drafts (migration 6, see `draft-rows.ts`). */
   readonly drafts: DraftRows;
+  /** Load receipts (migration 9, see `receipt-rows.ts`). */
+  readonly receipts: ReceiptRows;
   readonly #db: SqliteDatabase;
   readonly #counters: Counters;
   readonly #sql;
@@ -210,6 +216,7 @@ export class EntryIndex {
     this.text = new TextSearch(db, () => contracts.firedFileIds());
     this.#counters = new Counters(db);
     this.drafts = new DraftRows(db, this);
+    this.receipts = new ReceiptRows(db, options.receiptKeepDays ?? DEFAULT_RECEIPT_KEEP_DAYS);
     const p = (sql: string) => db.prepare(sql);
     this.#sql = {
       listFiles: p("SELECT path, blob_sha FROM files WHERE repo = ?").raw(),
@@ -824,9 +831,17 @@ export class EntryIndex {
    * @returns the number of counter rows dropped.
    */
   forgetUserCounters(user: string): number {
-    return this.transaction(
-      () => this.#db.prepare("DELETE FROM counters WHERE user = ?").run(user).changes,
-    );
+    return this.transaction(() => {
+      // Their load receipts go too (the hits first: no cascade walk per row).
+      this.receipts.flush();
+      this.#db
+        .prepare(
+          "DELETE FROM receipt_hits WHERE receipt_id IN (SELECT receipt_id FROM receipts WHERE user = ?)",
+        )
+        .run(user);
+      this.#db.prepare("DELETE FROM receipts WHERE user = ?").run(user);
+      return this.#db.prepare("DELETE FROM counters WHERE user = ?").run(user).changes;
+    });
   }
 
   /**
@@ -846,6 +861,9 @@ export class EntryIndex {
       this.#db.prepare("DELETE FROM drafts WHERE repo = ?").run(repo);
       this.#db.prepare("DELETE FROM counters WHERE repo = ?").run(repo);
       this.#db.prepare("DELETE FROM entry_ages WHERE repo = ?").run(repo);
+      // Its load receipts' hits (a receipt left with none is listed by no repository route).
+      this.receipts.flush();
+      this.#db.prepare("DELETE FROM receipt_hits WHERE repo = ?").run(repo);
       return files;
     });
   }
@@ -1147,7 +1165,8 @@ export class EntryIndex {
 
   /**
    * Writes the queued usage counts (`countShown`, `countRead`), then closes the database.
-   * Idempotent. A failed write of the counts does not stop the close (they are lost).
+   * Idempotent. Writes the queued load receipts too. A failed write of either does not stop
+   * the close (they are lost).
    */
   close(): void {
     if (!this.#db.open) return;
@@ -1155,6 +1174,12 @@ export class EntryIndex {
       this.#counters.flush();
     } catch {
       // Usage counts only; the close goes on.
+    }
+    try {
+      this.receipts.flush();
+    } catch (error) {
+      // Receipts only (a read-only file): reported, the close goes on.
+      this.receipts.onError(error);
     }
     this.#db.close();
   }

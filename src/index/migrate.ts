@@ -10,6 +10,7 @@ import { MIGRATION_005 } from "./migrations/005-body-in-git.js";
 import { MIGRATION_006 } from "./migrations/006-drafts.js";
 import { migration007 } from "./migrations/007-entry-ages.js";
 import { MIGRATION_008 } from "./migrations/008-counters-by-repo.js";
+import { MIGRATION_009 } from "./migrations/009-receipts.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
 
 /** One migration: SQL to run, or a step that runs statements itself (in the transaction). */
@@ -28,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   MIGRATION_006,
   (db) => migration007(db),
   MIGRATION_008,
+  MIGRATION_009,
 ];
 
 /** The schema version this build of Lore writes. */

@@ -149,6 +149,9 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
         dir: bareRepoPath(dataDir, repo.fullName),
         defaultBranch: repo.defaultBranch,
       });
+    // The server writes each load receipt in its own transaction as it answers (durable,
+    // like its counters) rather than queueing it (README "Load receipts").
+    lore.entryIndex.receipts.durable = true;
     const api = createServerApi({
       store,
       index: lore.entryIndex,
@@ -183,9 +186,10 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
       api,
       loopbackOnly,
       log,
-      createMcpServer: (principal, requestLang) =>
+      createMcpServer: (principal, requestLang, client) =>
         createMcpServer(api.mcpPort(principal), {
           ...(principal.siteAdmin ? {} : { rootsRefusal: rootsForbidden() }),
+          ...(client === undefined ? {} : { clientName: client }),
           ...(options.toolNames === undefined ? {} : { toolNames: options.toolNames }),
           lang: requestLang,
           version: options.version,

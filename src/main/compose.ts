@@ -7,6 +7,8 @@ import type { ParseResult } from "../core/entry/entry.js";
 import type { Lang } from "../core/errors/localized-text.js";
 import { fromSqliteError, isLoreError, LoreError } from "../core/errors/lore-error.js";
 import { wikiRepoName } from "../core/recall/hit-source.js";
+import type { ReceiptPage } from "../core/receipts/receipt.js";
+import type { WhyAnswer } from "../core/receipts/why.js";
 import type { KnowledgeRoot } from "../core/roots/knowledge-roots.js";
 import { rootRepoName } from "../core/roots/root-repo-name.js";
 import { resolveRoot } from "../core/roots/root-resolution.js";
@@ -27,6 +29,8 @@ import type { IndexRun, IndexTargetDeps } from "../services/indexing/index-targe
 import type { WikiIndexRun } from "../services/indexing/recall-wiki.js";
 import { type EntryView, getEntry } from "../services/knowledge/get-entry.js";
 import { type RecallAnswer, recall } from "../services/knowledge/recall.js";
+import { explainEntryFor } from "../services/receipts/explain-entry.js";
+import { listReceipts, type ReceiptsArgs } from "../services/receipts/list-receipts.js";
 import type {
   ReadFileAnswer,
   ReadFileInput,
@@ -120,6 +124,17 @@ export interface Lore {
    * @throws LoreError as `recall`, and `unknown_root`, `no_primary_root`.
    */
   recall(args: RecallArgs): RecallAnswer;
+  /**
+   * The configured user's load receipts, newest first (README "Load receipts"; `lore
+   * receipts`, `knowledge_receipts`).
+   * @throws LoreError `invalid_input` (a bad `since`), `invalid_limit`, `invalid_cursor`.
+   */
+  receipts(args?: ReceiptsArgs): ReceiptPage;
+  /**
+   * When and why one entry surfaced for the configured user, and why it did not (`lore why`).
+   * @throws LoreError `entry_not_found`, `ambiguous_id`, `repo_not_indexed`.
+   */
+  why(id: string, options?: { repo?: string }): WhyAnswer;
   /** The configured knowledge roots (seed 003); empty without `[knowledge]`. */
   readonly roots: readonly KnowledgeRoot[];
   /**
@@ -188,6 +203,8 @@ export async function composeLore(
   const log = options.log ?? (() => {});
   mkdirSync(dirname(settings.database), { recursive: true });
   const index: EntryIndex = openIndex(settings.database, options.index);
+  // Load receipts are kept `[receipts] keep_days` (README "Load receipts").
+  index.receipts.keepDays = settings.receipts?.keepDays ?? index.receipts.keepDays;
   const { user, lang } = settings;
   const roots: readonly KnowledgeRoot[] = settings.roots ?? [];
   const rootsCtx = (options: RootAccessOptions = {}) => ({
@@ -345,6 +362,11 @@ export async function composeLore(
       const root = resolveRoot(roots, { knowledge_root_id });
       return recallInRoot(index, { ...args, user, root: root.id });
     },
+    receipts: (args = {}) => listReceipts(index, { user }, args),
+    why(id, opts = {}) {
+      const repo = opts.repo === undefined ? undefined : resolveRepo(opts.repo);
+      return explainEntryFor(index, { id, user, ...(repo === undefined ? {} : { repo }) });
+    },
     async open(id, opts = {}) {
       pruneOnce();
       const repo = opts.repo === undefined ? undefined : resolveRepo(opts.repo);
@@ -375,6 +397,7 @@ export async function composeLore(
           return lore.recall(args);
         },
         open: lore.open,
+        receipts: lore.receipts,
         check: lore.check,
         readFile: (input) => lore.readFile(input, options),
         writeFile: (input) => lore.writeFile(input, options),

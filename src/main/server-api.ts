@@ -39,6 +39,7 @@ import type { Lore } from "./compose.js";
 import { hostedStats } from "./hosted-stats.js";
 import { createLocalAdmin } from "./local-admin.js";
 import { createDraftsApi, createLimitsApi, type OpenMachineMergeRequest } from "./server-drafts.js";
+import { createReceiptsApi } from "./server-receipts.js";
 import { createStatsApi } from "./server-stats.js";
 
 /** A hosted repository as the index upkeep needs it. */
@@ -178,6 +179,7 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
     }
     return answer;
   };
+  const receipts = createReceiptsApi({ store: deps.store, index: deps.index });
   const localPort = (principal: Principal): KnowledgePort | undefined =>
     principal.siteAdmin ? deps.local?.port : undefined;
   const drafts = createDraftsApi({
@@ -313,10 +315,13 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
         drafts: hostedDraftsPort(drafts, principal),
         // knowledge_stats: the REST routes' stats API, edition first, then rights.
         stats: hostedStats(stats, principal),
+        // knowledge_receipts: the caller's own, as `GET /api/v1/receipts`.
+        receipts: (args) => receipts.own(principal, args),
       };
     },
     drafts,
     stats,
+    receipts,
     limits: createLimitsApi(deps.store, deps.edition ?? "community"),
     health: () => deps.health?.() ?? {},
     pulls: mergeRequestCalls({

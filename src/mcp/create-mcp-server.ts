@@ -11,6 +11,7 @@ import { registerDeliverDraftsTool } from "./tools/deliver-drafts.js";
 import { registerDiscardDraftTool } from "./tools/discard-draft.js";
 import { registerStatsTool } from "./tools/knowledge-stats.js";
 import { registerListDraftsTool } from "./tools/list-drafts.js";
+import { registerReceiptsTool } from "./tools/list-receipts.js";
 import { registerOpenTool } from "./tools/open-entry.js";
 import { registerReadFileTool } from "./tools/read-file.js";
 import { registerRecallTool } from "./tools/recall-knowledge.js";
@@ -45,6 +46,12 @@ export interface McpServerOptions {
    * lists only the tools that can work, as over stdio. Default: the root tools are listed.
    */
   rootsRefusal?: LoreError;
+  /**
+   * The client's name for load receipts when the connection carries no `initialize` (the
+   * team server's stateless `/mcp` remembers it per token). Default: the `initialize`'s
+   * `clientInfo.name` of this connection, else `unknown`.
+   */
+  clientName?: string;
 }
 
 /**
@@ -76,7 +83,7 @@ export function createMcpServer(port: KnowledgePort, options: McpServerOptions =
     },
   );
   const byName = recordTools(server);
-  registerRecallTool(server, port, names, lang);
+  registerRecallTool(server, port, names, lang, options.clientName);
   registerOpenTool(server, port, names, lang);
   registerCheckTool(server, port, names, lang);
   // Drafts (seed 004): listed only where drafts can be kept.
@@ -89,6 +96,10 @@ export function createMcpServer(port: KnowledgePort, options: McpServerOptions =
   // Shown/read counters and the dead-memory report (seed 004): where they can be read.
   if (port.stats !== undefined) {
     registerStatsTool(server, port.stats.bind(port), names, lang);
+  }
+  // Load receipts (README "Load receipts"): where the port keeps them.
+  if (port.receipts !== undefined) {
+    registerReceiptsTool(server, port.receipts.bind(port), names, lang);
   }
   // Knowledge roots (seed 003).
   const roots = [names.readFile, names.writeFile, names.routeContext, names.status];

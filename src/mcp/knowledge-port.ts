@@ -1,8 +1,10 @@
 import type { DeliverAnswer, DraftView } from "../core/drafts/draft.js";
 import type { ParseResult } from "../core/entry/entry.js";
+import type { ReceiptPage } from "../core/receipts/receipt.js";
 import type { DeadAnswer, StatsKind, UsageAnswer } from "../core/stats/usage-stats.js";
 import type { EntryView } from "../services/knowledge/get-entry.js";
 import type { RecallAnswer } from "../services/knowledge/recall.js";
+import type { ReceiptsArgs } from "../services/receipts/list-receipts.js";
 import type {
   ReadFileAnswer,
   ReadFileInput,
@@ -28,6 +30,13 @@ export interface RecallArgs {
    * (`POST …/knowledge/shown`), so a showing is not counted twice.
    */
   count_shown?: boolean;
+  /**
+   * Who is asking, for the load receipt (README "Load receipts"): the MCP client's
+   * `clientInfo.name`, a hook event (`claude-code:PreToolUse`), `cli`, `http`. Default `unknown`.
+   */
+  client?: string;
+  /** The agent session (an MCP session id, a hook's `session_id`), for the load receipt. */
+  session?: string;
 }
 
 /** A draft's content as the draft tools take it: the whole entry file, or its fields. */
@@ -118,6 +127,12 @@ export interface KnowledgePort {
    * @throws the signal's reason when it is aborted.
    */
   fresh?(signal?: AbortSignal): Promise<void>;
+  /**
+   * Load receipts of the caller, newest first (README "Load receipts"; `knowledge_receipts`).
+   * Absent: the tool is not listed.
+   * @throws LoreError `invalid_input` (a bad `since`), `invalid_limit`, `invalid_cursor`.
+   */
+  receipts?(args: ReceiptsArgs): Promise<ReceiptPage> | ReceiptPage;
   /**
    * Recall: contract hits, then full-text hits, summaries only; counts the listed entries as
    * shown. Returns `{hits, total, total_exact, next_cursor}`.

@@ -33,6 +33,8 @@ export interface ToolNames {
   deliver: string;
   /** Shown/read counters and the dead-memory report (seed 004 "Интерфейс"). */
   stats: string;
+  /** Load receipts: what recall surfaced and why (README "Load receipts"). */
+  receipts: string;
   /** Federation (seeds 000/001): the shared wiki, other projects, tasks. */
   wikiSearch: string;
   wikiGet: string;
@@ -74,6 +76,7 @@ export function toolNames(style: ToolNameStyle = "underscore"): ToolNames {
     discard: `knowledge${sep}discard`,
     deliver: `knowledge${sep}deliver`,
     stats: `knowledge${sep}stats`,
+    receipts: `knowledge${sep}receipts`,
     wikiSearch: `knowledge${sep}search`,
     wikiGet: `knowledge${sep}get`,
     askProjects: `knowledge${sep}ask_projects`,

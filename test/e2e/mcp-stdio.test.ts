@@ -99,6 +99,7 @@ describe("lore mcp over stdio", () => {
         "knowledge.discard",
         "knowledge.deliver",
         "knowledge.stats",
+        "knowledge.receipts",
         "knowledge.read_file",
         "knowledge.write_file",
         "knowledge.route_context",

@@ -85,6 +85,7 @@ describe("the MCP server lists only the tools that can work", () => {
       "knowledge_discard",
       "knowledge_deliver",
       "knowledge_stats",
+      "knowledge_receipts",
       "knowledge_read_file",
       "knowledge_write_file",
       "knowledge_route_context",
@@ -95,7 +96,7 @@ describe("the MCP server lists only the tools that can work", () => {
   it("with a forge but no shared wiki: the forge's tools and ingest, not the shared wiki's", async () => {
     const client = await connect(["--config", config("forge.toml", forgeLines())]);
     const names = (await client.listTools()).tools.map((t) => t.name);
-    expect(names.slice(12)).toEqual([
+    expect(names.slice(13)).toEqual([
       "knowledge_ask_projects",
       "knowledge_get_from",
       "knowledge_ingest",
@@ -127,6 +128,7 @@ describe("--tool-names=seed: each seed's tools under exactly the seed's names", 
       "knowledge.discard",
       "knowledge.deliver",
       "knowledge.stats",
+      "knowledge.receipts",
       "read_knowledge_file",
       "knowledge.write_file",
       "route_context",

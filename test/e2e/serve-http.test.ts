@@ -97,6 +97,7 @@ describe("lore serve", () => {
         "knowledge_discard",
         "knowledge_deliver",
         "knowledge_stats",
+        "knowledge_receipts",
         "knowledge_read_file",
         "knowledge_write_file",
         "knowledge_route_context",

@@ -162,7 +162,11 @@ export async function startTeamFixture(options: TeamFixtureOptions = {}): Promis
   const app = createHttpApp({
     api,
     loopbackOnly: true,
-    createMcpServer: (principal, lang) => createMcpServer(api.mcpPort(principal), { lang }),
+    createMcpServer: (principal, lang, client) =>
+      createMcpServer(api.mcpPort(principal), {
+        lang,
+        ...(client === undefined ? {} : { clientName: client }),
+      }),
     ...(options.extraRoutes === undefined ? {} : { extraRoutes: options.extraRoutes }),
   });
   const http: Server = createServer(getRequestListener(app.fetch));

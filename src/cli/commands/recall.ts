@@ -86,7 +86,8 @@ export const recallCommand: Command = {
     "one score: most query words matched first, a firing contract above an equal text match",
     "only. Each hit:",
     "summary, id, kind (entry, note, wiki) and source, why it matched, score.",
-    "Listed entries count as shown for the configured user. Words need no quotes:",
+    "Listed entries count as shown for the configured user, and the recall leaves a load",
+    "receipt (lore receipts, lore why). Words need no quotes:",
     "  lore recall как откатить релиз",
     "",
     "Options:",
@@ -108,7 +109,8 @@ export const recallCommand: Command = {
     json: { type: "boolean" },
   },
   async run(ctx, args) {
-    const input: RecallArgs = {};
+    // The load receipt names the command line as the client (README "Load receipts").
+    const input: RecallArgs = { client: "cli" };
     const query = args.positionals.join(" ").trim();
     if (query.length > 0) input.query = query;
     const tool = stringOption(args, "tool");

@@ -23,12 +23,15 @@ const limitError = coded(
  * @param port - Lore's knowledge port.
  * @param names - the exposed tool names.
  * @param lang - the language of error messages.
+ * @param clientName - the client's name for load receipts when this connection saw no
+ *   `initialize` (a stateless server); else its `clientInfo.name` is used.
  */
 export function registerRecallTool(
   server: McpServer,
   port: KnowledgePort,
   names: ToolNames,
   lang: Lang,
+  clientName?: string,
 ): RegisteredTool {
   return server.registerTool(
     names.recall,
@@ -107,6 +110,11 @@ export function registerRecallTool(
         if (args.cursor !== undefined) input.cursor = args.cursor;
         if (args.knowledge_root_id !== undefined) input.knowledge_root_id = args.knowledge_root_id;
         if (args.count_shown !== undefined) input.count_shown = args.count_shown;
+        // The load receipt names the client (its `initialize` clientInfo.name) and the MCP
+        // session where the transport has one (README "Load receipts").
+        const client = server.server.getClientVersion()?.name ?? clientName;
+        if (client !== undefined && client !== "") input.client = client;
+        if (extra.sessionId !== undefined) input.session = extra.sessionId;
         const answer = await port.recall(input);
         return jsonResult({ ...answer });
       } catch (error) {

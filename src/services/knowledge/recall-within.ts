@@ -6,6 +6,7 @@
  * the caller cannot read leaks: no entry, no count).
  */
 import type { EntryIndex } from "../../index/entry-index.js";
+import { recordReceipt } from "../receipts/record-receipt.js";
 import { countShown, type HitPage } from "./hit-page.js";
 import { type RecallInput, rankedPage } from "./recall.js";
 
@@ -16,7 +17,8 @@ import { type RecallInput, rankedPage } from "./recall.js";
  * the floor on common words and the ranking included; the same page shape, cursor and byte
  * budget. Only rows of `repos` are read (the set is a SQL condition), so hits, `total` and
  * pages never include another source's. Hits of a knowledge root carry `root`. The listed
- * entries are counted as shown to `input.user`.
+ * entries are counted as shown to `input.user`, and a load receipt is recorded
+ * (`services/receipts/record-receipt.ts`).
  *
  * @param index - the index.
  * @param input - as for `recall`, plus `repos`: the index repository names (`owner/name` of a
@@ -30,5 +32,6 @@ export function recallWithin(
 ): HitPage {
   const { repos, ...rest } = input;
   const answer = rankedPage(index, rest, [...new Set(repos)].sort());
+  recordReceipt(index, rest, answer);
   return countShown(index, rest, answer);
 }

@@ -11,6 +11,7 @@ import type { ContractHit, ContractInput, FiredMatch } from "../../index/contrac
 import type { EntryIndex } from "../../index/entry-index.js";
 import { HitLookup } from "../../index/hit-lookup.js";
 import type { TextMatch } from "../../index/text-search.js";
+import { recordReceipt } from "../receipts/record-receipt.js";
 import {
   checkLimit,
   countShown,
@@ -190,7 +191,8 @@ export function scoreContract(hit: ContractHit, asked: number): Candidate {
  * unreachable entries too (they stay findable by text and by id, seed 004
  * "достижимость"); only their contracts are inert. Hits carry summaries, never bodies;
  * the answer is at most `limit` hits and {@link ANSWER_BYTE_BUDGET} bytes of JSON. The
- * listed entries are counted as shown to `user`.
+ * listed entries are counted as shown to `user`, and a load receipt of the page is recorded
+ * (`services/receipts/record-receipt.ts`; never fails the recall).
  *
  * Cost: one aggregate query over the fired contracts (in SQLite), the text matches within
  * {@link RECALL_TEXT_BUDGET}, and a limited read of the best fired entries; nothing per
@@ -203,6 +205,7 @@ export function scoreContract(hit: ContractHit, asked: number): Candidate {
  */
 export function recall(index: EntryIndex, input: RecallInput): RecallAnswer {
   const answer = rankedPage(index, input, undefined);
+  recordReceipt(index, input, answer);
   return countShown(index, input, answer);
 }
 

@@ -1,0 +1,370 @@
+/**
+ * The load receipts of the index (migration 9; README "Load receipts"): one row per recall
+ * and one per surfaced hit. Reached as `EntryIndex.receipts`.
+ *
+ * Writes stay off recall's read path, the way usage counters do (`counters.ts`): `add`
+ * queues a receipt and one transaction writes the queue {@link RECEIPT_FLUSH_DELAY_MS}
+ * later, never waiting on another writer (a refresh holding the lock keeps them queued);
+ * `list`, `ofEntry` and `close` write the queue first, so this process always sees its own
+ * receipts. In `durable` mode (the team server, the index's sole writer) `add` writes at
+ * once in its own transaction, without a busy wait; when the file is locked it falls back to
+ * the queue. A read-only or broken file never fails a recall: the write error is reported
+ * to `onError` and the receipt is dropped.
+ *
+ * Pruning rides on the writes: at most once per {@link PRUNE_EVERY_MS} (by the receipts'
+ * own clock, so an injected `now` prunes too), receipts older than `keepDays` go.
+ */
+
+import type { MatchReason } from "../core/recall/contract-match.js";
+import type { NewReceipt, ReceiptHit, ReceiptRecord } from "../core/receipts/receipt.js";
+import { isBusy } from "./counters.js";
+import type { SqliteDatabase } from "./sqlite-database.js";
+
+/** How long receipts wait in memory before they are written, ms. */
+export const RECEIPT_FLUSH_DELAY_MS = 250;
+
+/** Most receipts kept in memory while writes fail (a locked file); later ones are dropped. */
+export const MAX_PENDING_RECEIPTS = 10_000;
+
+/** Least time between two prunes of one process, ms (an hour). */
+export const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Filters of {@link ReceiptRows.list}. */
+export interface ReceiptQuery {
+  /** Only this user's receipts. */
+  user?: string;
+  /** Only receipts with a hit of one of these repositories, and only those hits. */
+  repos?: readonly string[];
+  /** Only the hits of these repositories (the receipts without one are listed still). */
+  hitRepos?: readonly string[];
+  /** Only this session's. */
+  session?: string;
+  /** Only receipts at or after this time, ms since the epoch. */
+  since?: number;
+  /** Only receipts with an id below this one (the page cursor). */
+  before?: number;
+  /** At most this many. */
+  limit: number;
+}
+
+type Row = Record<string, unknown>;
+
+let warned = false;
+
+/** The default {@link ReceiptRows.onError}: one line on stderr per process (a recall never fails for a receipt). */
+function warnOnce(error: unknown): void {
+  if (warned) return;
+  warned = true;
+  const reason = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`lore: load receipts are not being written: ${reason}\n`);
+}
+
+/** The receipts tables of one index; statements prepared once. */
+export class ReceiptRows {
+  /** Days a receipt is kept (`[receipts] keep_days`); set by the composition. */
+  keepDays: number;
+  /** True: write each receipt at once (the team server); false: queue (see the module header). */
+  durable = false;
+  /** Told of a receipt write that failed for another reason than a lock (the receipt is dropped). */
+  onError: (error: unknown) => void = warnOnce;
+  readonly #db: SqliteDatabase;
+  readonly #sql;
+  #pending: NewReceipt[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #prunedAt = Number.NEGATIVE_INFINITY;
+
+  /**
+   * @param db - a migrated index database (version 9 or later).
+   * @param keepDays - days a receipt is kept.
+   */
+  constructor(db: SqliteDatabase, keepDays: number) {
+    this.#db = db;
+    this.keepDays = keepDays;
+    const p = (sql: string) => db.prepare(sql);
+    this.#sql = {
+      insert: p(
+        `INSERT INTO receipts (at, user, client, session, query, tool, page_offset, page_limit, total)
+         VALUES (@at, @user, @client, @session, @query, @tool, @offset, @limit, @total)`,
+      ),
+      insertHit: p(
+        `INSERT INTO receipt_hits (receipt_id, rank, repo, entry_id, revision, draft, score, why)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      hitsOf: p(
+        `SELECT receipt_id AS receiptId, rank, repo, entry_id AS id, revision, draft, score, why
+         FROM receipt_hits WHERE receipt_id IN (SELECT value FROM json_each(?))
+         ORDER BY receipt_id, rank`,
+      ),
+      ofEntry: p(
+        `SELECT receipt_id AS receiptId FROM receipt_hits WHERE repo = ? AND entry_id = ?
+         ORDER BY receipt_id DESC LIMIT ?`,
+      ).pluck(),
+      byIds: p(
+        `SELECT receipt_id AS id, at, user, client, session, query, tool, page_offset AS "offset",
+           page_limit AS "limit", total
+         FROM receipts WHERE receipt_id IN (SELECT value FROM json_each(?)) ORDER BY receipt_id DESC`,
+      ),
+      pruneHits: p(
+        "DELETE FROM receipt_hits WHERE receipt_id IN (SELECT receipt_id FROM receipts WHERE at < ?)",
+      ),
+      prune: p("DELETE FROM receipts WHERE at < ?"),
+      count: p("SELECT count(*) FROM receipts").pluck(),
+      revisions: p(
+        `SELECT f.repo, f.path, f.blob_sha AS sha FROM json_each(?) j
+         JOIN files f ON f.repo = json_extract(j.value, '$[0]') AND f.path = json_extract(j.value, '$[1]')`,
+      ),
+    };
+  }
+
+  /**
+   * Records one receipt: queued, or at once in `durable` mode (see the module header).
+   * Never throws: a failed write goes to `onError`.
+   *
+   * @param receipt - the receipt (its hits in rank order).
+   */
+  add(receipt: NewReceipt): void {
+    if (this.durable && !this.#db.inTransaction) {
+      const batch = [...this.#take(), receipt];
+      try {
+        this.#writeNow(() => this.#write(batch));
+      } catch (error) {
+        if (!isBusy(error)) this.onError(error);
+        else {
+          // Another connection writes (a refresh): queued, written a little later.
+          this.#pending = batch.concat(this.#pending).slice(0, MAX_PENDING_RECEIPTS);
+          this.#arm();
+        }
+      }
+      return;
+    }
+    if (this.#pending.length >= MAX_PENDING_RECEIPTS) return;
+    this.#pending.push(receipt);
+    this.#arm();
+  }
+
+  /**
+   * Writes the queued receipts in one transaction (and prunes when due).
+   *
+   * @param options - `wait: false` tries once without waiting out the busy timeout.
+   * @throws the SQLite error of the write; the receipts stay queued when it is `SQLITE_BUSY`.
+   */
+  flush(options: { wait?: boolean } = {}): void {
+    if (this.#timer !== undefined) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
+    if (this.#pending.length === 0 || !this.#db.open) return;
+    const batch = this.#take();
+    try {
+      const write = () => this.#write(batch);
+      if (this.#db.inTransaction) write();
+      else if (options.wait === false) this.#writeNow(write);
+      else this.#db.transaction(write).immediate();
+    } catch (error) {
+      if (isBusy(error)) {
+        this.#pending = batch.concat(this.#pending).slice(0, MAX_PENDING_RECEIPTS);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Receipts, newest first, with their hits (queued ones are written first unless another
+   * writer holds the lock).
+   *
+   * @param query - see {@link ReceiptQuery}; with `repos`, only those repositories' hits
+   *   are read and a receipt with none of them is not listed.
+   */
+  list(query: ReceiptQuery): ReceiptRecord[] {
+    this.#flushForRead();
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (query.user !== undefined) {
+      where.push("r.user = ?");
+      params.push(query.user);
+    }
+    if (query.session !== undefined) {
+      where.push("r.session = ?");
+      params.push(query.session);
+    }
+    if (query.since !== undefined) {
+      where.push("r.at >= ?");
+      params.push(query.since);
+    }
+    if (query.before !== undefined) {
+      where.push("r.receipt_id < ?");
+      params.push(query.before);
+    }
+    if (query.repos !== undefined) {
+      where.push(
+        `r.receipt_id IN (SELECT h.receipt_id FROM receipt_hits h
+          WHERE h.repo IN (SELECT value FROM json_each(?)))`,
+      );
+      params.push(JSON.stringify(query.repos));
+    }
+    const rows = this.#db
+      .prepare(
+        `SELECT r.receipt_id AS id, r.at, r.user, r.client, r.session, r.query, r.tool,
+           r.page_offset AS "offset", r.page_limit AS "limit", r.total
+         FROM receipts r ${where.length === 0 ? "" : `WHERE ${where.join(" AND ")}`}
+         ORDER BY r.receipt_id DESC LIMIT ?`,
+      )
+      .all(...params, query.limit) as Row[];
+    return this.#withHits(rows, query.repos ?? query.hitRepos);
+  }
+
+  /**
+   * The receipts in which one entry surfaced, newest first, with all their hits.
+   *
+   * @param repo - the entry's repository (a draft's folded into it).
+   * @param id - the entry id.
+   * @param limit - at most this many.
+   */
+  ofEntry(repo: string, id: string, limit: number): ReceiptRecord[] {
+    this.#flushForRead();
+    const ids = this.#sql.ofEntry.all(repo, id, limit) as number[];
+    if (ids.length === 0) return [];
+    return this.#withHits(this.#sql.byIds.all(JSON.stringify(ids)) as Row[]);
+  }
+
+  /**
+   * Drops the receipts older than `keepDays` before `now` (and their hits), in one
+   * transaction (queued ones are written first).
+   *
+   * @param now - the current time, ms since the epoch.
+   * @returns the receipts dropped.
+   */
+  prune(now: number): number {
+    this.#flushForRead();
+    return this.#db.transaction(() => this.#prune(now)).immediate();
+  }
+
+  /**
+   * The stored blob shas of files, for a receipt's revisions.
+   *
+   * @param files - `[source, path]` pairs (a draft's source is `draft:<repo>`).
+   * @returns `source\u0000path` → blob sha (files not stored are absent).
+   */
+  revisions(files: readonly (readonly [string, string])[]): Map<string, string> {
+    const out = new Map<string, string>();
+    if (files.length === 0) return out;
+    for (const row of this.#sql.revisions.all(JSON.stringify(files)) as Row[]) {
+      out.set(`${row.repo as string}\u0000${row.path as string}`, row.sha as string);
+    }
+    return out;
+  }
+
+  /** The number of stored receipts (tests, `lore doctor`). */
+  count(): number {
+    this.#flushForRead();
+    return this.#sql.count.get() as number;
+  }
+
+  #withHits(rows: Row[], repos?: readonly string[]): ReceiptRecord[] {
+    if (rows.length === 0) return [];
+    const allowed = repos === undefined ? undefined : new Set(repos);
+    const hits = new Map<number, ReceiptHit[]>();
+    for (const row of this.#sql.hitsOf.all(JSON.stringify(rows.map((r) => r.id))) as Row[]) {
+      if (allowed !== undefined && !allowed.has(row.repo as string)) continue;
+      const id = row.receiptId as number;
+      const list = hits.get(id) ?? [];
+      list.push({
+        rank: row.rank as number,
+        repo: row.repo as string,
+        id: row.id as string,
+        revision: row.revision as string,
+        draft: row.draft === 1,
+        score: row.score as number,
+        why: JSON.parse(row.why as string) as MatchReason[],
+      });
+      hits.set(id, list);
+    }
+    return rows.map((row) => ({
+      id: row.id as number,
+      at: row.at as number,
+      user: row.user as string,
+      client: row.client as string,
+      session: (row.session as string | null) ?? null,
+      query: (row.query as string | null) ?? null,
+      tool: (row.tool as string | null) ?? null,
+      offset: row.offset as number,
+      limit: row.limit as number,
+      total: row.total as number,
+      hits: hits.get(row.id as number) ?? [],
+    }));
+  }
+
+  #write(batch: readonly NewReceipt[]): void {
+    let latest = Number.NEGATIVE_INFINITY;
+    for (const receipt of batch) {
+      const { hits, ...fields } = receipt;
+      const id = this.#sql.insert.run(fields).lastInsertRowid;
+      for (const hit of hits) {
+        this.#sql.insertHit.run(
+          id,
+          hit.rank,
+          hit.repo,
+          hit.id,
+          hit.revision,
+          hit.draft ? 1 : 0,
+          hit.score,
+          JSON.stringify(hit.why),
+        );
+      }
+      latest = Math.max(latest, receipt.at);
+    }
+    if (latest - this.#prunedAt >= PRUNE_EVERY_MS) this.#prune(latest);
+  }
+
+  #prune(now: number): number {
+    this.#prunedAt = now;
+    const cutoff = now - this.keepDays * DAY_MS;
+    this.#sql.pruneHits.run(cutoff);
+    return this.#sql.prune.run(cutoff).changes;
+  }
+
+  #take(): NewReceipt[] {
+    const batch = this.#pending;
+    this.#pending = [];
+    return batch;
+  }
+
+  #flushForRead(): void {
+    try {
+      this.flush({ wait: false });
+    } catch (error) {
+      // Locked by another writer: the stored receipts are answered, the queued ones stay
+      // queued. Any other failure (a read-only file) drops them, reported.
+      if (!isBusy(error)) this.onError(error);
+    }
+  }
+
+  /** One write transaction with no busy timeout: `SQLITE_BUSY` at once when locked. */
+  #writeNow(write: () => void): void {
+    const timeout = this.#db.pragma("busy_timeout", { simple: true }) as number;
+    this.#db.pragma("busy_timeout = 0");
+    try {
+      this.#db.transaction(write).immediate();
+    } finally {
+      this.#db.pragma(`busy_timeout = ${timeout}`);
+    }
+  }
+
+  #arm(): void {
+    if (this.#timer !== undefined) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      try {
+        this.flush({ wait: false });
+      } catch (error) {
+        if (isBusy(error)) {
+          if (this.#db.open && this.#pending.length > 0) this.#arm();
+        } else this.onError(error);
+      }
+    }, RECEIPT_FLUSH_DELAY_MS);
+    // Queued receipts never keep a process alive: `close` writes them.
+    this.#timer.unref();
+  }
+}
