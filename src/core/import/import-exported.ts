@@ -46,7 +46,8 @@ export interface ExportedRead {
  * runs to the end of the file), or when it holds a `<!-- lore:begin` line (an AGENTS.md:
  * each entry from its comment to `<!-- /lore:entry -->`; headings and blank lines between
  * entries are Lore's layout, not content). Each entry is rebuilt from the comment (id,
- * origin, contract, links, summary override) and its body, then parsed back strictly.
+ * origin, contract, links, summary override) and its body, then parsed back
+ * (an error refuses it).
  *
  * @param text - the file's text (a BOM and CRLF line ends are accepted).
  * @returns `undefined` when the file holds no Lore marker (the import rule applies);
@@ -73,8 +74,15 @@ export function readLoreExport(text: string): ExportedRead | { error: string } |
     const line = all[i] ?? "";
     if (!isEntryMetaLine(line)) continue;
     let close = i + 1;
-    while (close < found.end && (all[close] ?? "").trimEnd() !== ENTRY_CLOSE) close++;
-    if (close >= found.end)
+    // Another entry's comment before this one's close: this one was never closed.
+    while (
+      close < found.end &&
+      (all[close] ?? "").trimEnd() !== ENTRY_CLOSE &&
+      !isEntryMetaLine(all[close] ?? "")
+    ) {
+      close++;
+    }
+    if (close >= found.end || isEntryMetaLine(all[close] ?? ""))
       return { error: "a lore:entry comment is never closed by <!-- /lore:entry -->" };
     const built = build(line, all.slice(i + 1, close).join("\n"));
     if ("error" in built) return built;
@@ -92,9 +100,9 @@ function build(metaLine: string, body: string): ExportedEntry | { error: string 
   if ("error" in meta) return meta;
   const entry = entryOf(meta, normalizeBody(body));
   const text = formatEntry(entry);
-  const parsed = parseEntry(text, { mode: "strict" });
-  // Errors only: an entry may declare a mechanism this version does not know (`on_path`
-  // beside `on_query`); it was kept that way in its repository and is kept so here.
+  // Lenient, errors only: an entry may declare a mechanism this version does not know
+  // (`on_path` beside `on_query`); it was kept that way in its repository and is kept so here.
+  const parsed = parseEntry(text, { mode: "lenient" });
   const bad = parsed.diagnostics.find((d: Diagnostic) => d.severity === "error");
   if (parsed.value === undefined || bad !== undefined) {
     return {
