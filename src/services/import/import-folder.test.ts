@@ -176,4 +176,35 @@ describe("importFolder", () => {
       { path: "AGENTS.md", ids: [B], taken: [{ id: A, path: `${A}.md` }] },
     ]);
   });
+
+  it("reads an exported AGENTS.md over 3 MB for its Lore section; other large files stay too_large", async () => {
+    const entries: ExportEntry[] = Array.from({ length: 60 }, (_, i) => {
+      const id = `0190f5a4-3b2c-7d10-8a11-${(0x1000 + i).toString(16).padStart(12, "0")}`;
+      return {
+        path: `.gitriver/knowledge/${id}.md`,
+        summary: `Entry ${i}.`,
+        entry: {
+          id,
+          contract: [{ mechanism: "on_query", params: { words: [`word${i}`] } }],
+          origin: "human",
+          links: [],
+          unknownKeys: {},
+          body: `Entry ${i}.\n\n${"lorem ipsum ".repeat(5000)}\n`,
+        },
+      };
+    });
+    const section = renderAgentsSection(entries).text;
+    expect(Buffer.byteLength(section)).toBeGreaterThan(3 * 1024 * 1024);
+    const from = await folder({
+      "AGENTS.md": `# Mine\n\nShort text of my own.\n\n${section}`,
+      "notes/AGENTS.md": "x ".repeat(2 * 1024 * 1024),
+    });
+    const report = await importFolder({ from, to: join(from, "out"), mintId: minter() });
+    expect(report.imported).toHaveLength(1);
+    expect(report.imported[0]?.ids).toHaveLength(61);
+    expect(report.imported[0]?.ids.slice(0, 60)).toEqual(entries.map((item) => item.entry.id));
+    expect(report.skipped.map(({ path, code }) => ({ path, code }))).toEqual([
+      { path: "notes/AGENTS.md", code: "too_large" },
+    ]);
+  });
 });

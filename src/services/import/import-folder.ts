@@ -82,6 +82,17 @@ export interface ImportReport {
 /** Files larger than this are skipped `too_large` without reading them, bytes. */
 const MAX_READ_BYTES = IMPORT_PART_BYTES * IMPORT_MAX_PARTS;
 
+/**
+ * An `AGENTS.md` (any case, any extension of the import) up to this size is read to look
+ * for Lore's section, bytes (256 MB: 4,000 entries of 64 KB): `lore export agents-md` of a
+ * large repository writes one file. Its text outside the section still counts against
+ * {@link MAX_READ_BYTES}.
+ */
+const MAX_EXPORT_READ_BYTES = 256 * 1024 * 1024;
+
+/** The names of the files an AGENTS.md export is written to. */
+const AGENTS_FILE = /^agents\.md$/iu;
+
 /** Files this small may be a symlink written out as its target path (a git symlink blob). */
 const MAX_STUB_BYTES = 512;
 
@@ -94,7 +105,8 @@ const MAX_STUB_BYTES = 512;
  * Symbolic links are never followed (skipped `symlink`); a small one-line file whose text
  * names another regular file inside `from` (a symlink stored as text, as git checkouts
  * without symlink support write it) is skipped `link_stub`; other files are skipped
- * `not_knowledge`, `too_large` (over 3 MB, unread), `unreadable`, `already_entry` (the
+ * `not_knowledge`, `too_large` (over 3 MB, unread — but an `AGENTS.md` holding Lore's
+ * section may be up to 256 MB), `unreadable`, `already_entry` (the
  * file already parses as a Lore entry: importing it again would make an entry of an entry),
  * or by the import rule. A `from` that is a file is imported alone (its path in the report
  * is its name).
@@ -187,9 +199,16 @@ async function importOne(
   const name = file.path.slice(file.path.lastIndexOf("/") + 1);
   if (!isKnowledgeFileName(name)) return skip(file.path, "not_knowledge", {});
   let bytes: Uint8Array;
+  let large = false;
   try {
     const stat = await lstat(file.absolute);
-    if (stat.size > MAX_READ_BYTES) {
+    // An AGENTS.md that `lore export` filled may hold thousands of entries: it is read up to
+    // a larger bound, and only its Lore section may be that large.
+    if (stat.size > MAX_EXPORT_READ_BYTES) {
+      return skip(file.path, "too_large", { size: stat.size, limit: MAX_READ_BYTES });
+    }
+    large = stat.size > MAX_READ_BYTES;
+    if (large && !AGENTS_FILE.test(name)) {
       return skip(file.path, "too_large", { size: stat.size, limit: MAX_READ_BYTES });
     }
     bytes = await readFile(file.absolute);
@@ -200,10 +219,15 @@ async function importOne(
   if (target !== undefined) return skip(file.path, "link_stub", { target });
   const text = textOf(bytes);
   const exported = text === undefined ? undefined : readLoreExport(text);
-  if (exported !== undefined) {
+  if (exported !== undefined && !("error" in exported && large)) {
     if ("error" in exported) return skip(file.path, "export_damaged", { reason: exported.error });
+    const remainder = exported.remainder;
+    if (large && remainder !== undefined && Buffer.byteLength(remainder) > MAX_READ_BYTES) {
+      return skip(file.path, "too_large", { size: bytes.length, limit: MAX_READ_BYTES });
+    }
     return importExported(file, exported, to, run, report, skip);
   }
+  if (large) return skip(file.path, "too_large", { size: bytes.length, limit: MAX_READ_BYTES });
   const asEntry = parseEntry(bytes, { mode: "lenient" }).value;
   if (asEntry !== undefined) return skip(file.path, "already_entry", { id: asEntry.entry.id });
   const outcome = importRule({ path: file.path, bytes }, run.mintId, run.vocabulary);
