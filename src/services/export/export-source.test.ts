@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeRepo, type TestRepo } from "../../../test/helpers/make-repo.js";
 import { openGitRepo } from "../../adapters/git-cli/git-cli-repo.js";
 import { type EntryIndex, openIndex } from "../../index/entry-index.js";
+import { localDraftLimit } from "../drafts/draft-limit.js";
+import { writeDraft } from "../drafts/write-draft.js";
 import { indexRepository } from "../indexing/index-repo.js";
 import { exportSource } from "./export-source.js";
 
@@ -32,6 +34,24 @@ beforeAll(async () => {
   } finally {
     await git.close();
   }
+  // A draft of the repository: visible to recall at once, but unverified — never exported.
+  await writeDraft(
+    {
+      index,
+      limitFor: localDraftLimit,
+      mintId: () => "0190f5a4-3b2c-7d10-8a11-00000000d1af",
+    },
+    {
+      repo: "acme/app",
+      author: "anna",
+      input: {
+        branch: "main",
+        title: "A draft about rollbacks",
+        body: "Not read by anyone yet.",
+        words: ["rollback"],
+      },
+    },
+  );
 });
 
 afterAll(async () => {
@@ -44,7 +64,7 @@ describe("exportSource", () => {
   it("gives the reachable entries whole, by path, bodies read from git; counts the rest", () => {
     const source = exportSource(index, "acme/app");
     expect(source.unreachable).toBe(1);
-    expect(source.drafts).toBe(0);
+    expect(source.drafts).toBe(1);
     expect(source.entries.map((item) => [item.path, item.entry.id, item.summary])).toEqual([
       [".gitriver/knowledge/migrations.md", B, "Run migrations with a lock timeout."],
       [".gitriver/knowledge/ops/rollback.md", A, "Helm, never a redeploy"],
