@@ -3,7 +3,9 @@ import type { Entry } from "../entry/entry.js";
 import { A, B, ENTRIES } from "./export.test-helpers.js";
 import {
   contractSentence,
+  type ExportEntry,
   entryGlobs,
+  exportDescription,
   exportSlug,
   groupOf,
   oneLine,
@@ -59,6 +61,19 @@ describe("formats and shared helpers", () => {
     );
     expect(entryGlobs(ENTRIES[2]?.entry as Entry)).toEqual(["hooks/**", "src/**/*.ts"]);
     expect(entryGlobs(ENTRIES[1]?.entry as Entry)).toEqual([]);
+  });
+
+  it("closes the summary before the contract sentence of a description", () => {
+    const [migration, rollback] = ENTRIES as [ExportEntry, ExportEntry];
+    expect(exportDescription(rollback, 1024)).toBe(
+      "Rollbacks: helm, not redeploys. Use when the task mentions: rollback, релиз.",
+    );
+    expect(exportDescription(migration, 1024)).toBe(
+      "Run production migrations with a lock timeout. Before calling the tool: run_migration.",
+    );
+    expect(exportDescription({ ...rollback, summary: "" }, 1024)).toBe(
+      "Use when the task mentions: rollback, релиз.",
+    );
   });
 
   it("cuts one-line text at a word, never inside a character", () => {

@@ -186,6 +186,20 @@ export function contractSentence(entry: Entry): string {
 }
 
 /**
+ * The description other tools show their model for an entry: its summary (closed with a
+ * full stop when it ends without punctuation), then {@link contractSentence}; folded to one
+ * line and cut to `max` characters at a word.
+ *
+ * @param item - the entry and its display summary.
+ * @param max - the longest description, UTF-16 code units.
+ */
+export function exportDescription(item: ExportEntry, max: number): string {
+  const summary = item.summary.trim();
+  const closed = summary === "" || /[.!?…:;)»"'`]$/u.test(summary) ? summary : `${summary}.`;
+  return oneLine([closed, contractSentence(item.entry)].filter(Boolean).join(" "), max);
+}
+
+/**
  * The file globs of an entry's path-scoped clauses: a mechanism `on_path` with
  * `params.glob` (a string) or `params.globs` (a list of strings). This version does not
  * fire `on_path` itself, but other tools do (Cursor's `globs`), so an entry that declares

@@ -23,7 +23,7 @@ describe("cursor", () => {
     }
     const [rollback, hooks, migration] = files;
     expect(frontMatter(rollback?.text ?? "").get("description")).toBe(
-      "Rollbacks: helm, not redeploys Use when the task mentions: rollback, релиз.",
+      "Rollbacks: helm, not redeploys. Use when the task mentions: rollback, релиз.",
     );
     expect(frontMatter(migration?.text ?? "").get("description")).toBe(
       "Run production migrations with a lock timeout. Before calling the tool: run_migration.",

@@ -9,13 +9,12 @@
  */
 
 import {
-  contractSentence,
   type ExportEntry,
   type ExportFile,
   entryGlobs,
   exportBody,
+  exportDescription,
   exportSlug,
-  oneLine,
   sortForExport,
 } from "./export-entry.js";
 import { entryMetaLine } from "./export-marker.js";
@@ -47,10 +46,7 @@ function globsValue(globs: readonly string[]): string {
 export function renderCursorRules(entries: readonly ExportEntry[]): ExportFile[] {
   return sortForExport(entries).map((item) => {
     const { entry } = item;
-    const description = oneLine(
-      [item.summary, contractSentence(entry)].filter(Boolean).join(" "),
-      CURSOR_DESCRIPTION_CHARS,
-    );
+    const description = exportDescription(item, CURSOR_DESCRIPTION_CHARS);
     const text = [
       "---",
       `description: ${JSON.stringify(description)}`,

@@ -9,12 +9,11 @@
  */
 
 import {
-  contractSentence,
   type ExportEntry,
   type ExportFile,
   exportBody,
+  exportDescription,
   exportSlug,
-  oneLine,
   sortForExport,
 } from "./export-entry.js";
 import { entryMetaLine } from "./export-marker.js";
@@ -39,10 +38,7 @@ export function renderSkills(entries: readonly ExportEntry[]): ExportFile[] {
     const { entry } = item;
     const name = exportSlug(item.summary, entry.id);
     const description =
-      oneLine(
-        [item.summary, contractSentence(entry)].filter(Boolean).join(" "),
-        SKILL_DESCRIPTION_CHARS,
-      ) || `Lore entry ${entry.id}`;
+      exportDescription(item, SKILL_DESCRIPTION_CHARS) || `Lore entry ${entry.id}`;
     const text = [
       "---",
       `name: ${name}`,
