@@ -17,6 +17,10 @@ describe("formats and shared helpers", () => {
     expect(parseExportFormat("cursor")).toBe("cursor");
     expect(() => parseExportFormat("agents")).toThrow(/did you mean “agents-md”/);
     expect(() => parseExportFormat("skill")).toThrow(/did you mean “skills”/);
+    expect(() => parseExportFormat("agent")).toThrow(/did you mean “agents-md”/);
+    expect(() => parseExportFormat("AGENTS.md")).toThrow(/did you mean “agents-md”/);
+    expect(() => parseExportFormat("zzz")).not.toThrow(/did you mean/);
+    expect(() => parseExportFormat("zzz")).toThrow(/not an export format/);
     expect(() => parseExportFormat(undefined)).toThrow(/a format is needed/);
     try {
       parseExportFormat("cursr");

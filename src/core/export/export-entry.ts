@@ -44,7 +44,13 @@ export interface ExportFile {
 export function parseExportFormat(name: string | undefined): ExportFormat {
   const wanted = (name ?? "").trim();
   if ((EXPORT_FORMATS as readonly string[]).includes(wanted)) return wanted as ExportFormat;
-  const nearest = wanted === "" ? undefined : nearestKey(wanted, EXPORT_FORMATS);
+  const lower = wanted.toLowerCase();
+  // A word cut short (`agent`) names the format it starts, past the edit-distance bound.
+  const nearest =
+    wanted === ""
+      ? undefined
+      : (nearestKey(wanted, EXPORT_FORMATS) ??
+        EXPORT_FORMATS.find((format) => format.startsWith(lower.slice(0, 4))));
   const list = EXPORT_FORMATS.join(", ");
   if (wanted === "") {
     throw new LoreError("invalid_input", {
