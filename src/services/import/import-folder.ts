@@ -159,8 +159,7 @@ export async function importFolder(options: ImportFolderOptions): Promise<Import
     }
   }
   const vocabulary = importVocabulary(vocabularies);
-  const held = await heldIds(options.entriesDir ?? to);
-  const run: Run = { mintId: options.mintId, vocabulary, held, heldRoot: options.entriesDir ?? to };
+  const run: Run = { mintId: options.mintId, vocabulary, heldRoot: options.entriesDir ?? to };
   let done = 0;
   for (const file of files) {
     done++;
@@ -182,8 +181,11 @@ type Skip = (path: string, code: ImportSkipCode, params: Record<string, string |
 interface Run {
   mintId: () => string;
   vocabulary: ImportVocabulary;
-  /** Ids already held by an entry file: id → path relative to `heldRoot`. */
-  held: Map<string, string>;
+  /**
+   * Ids already held by an entry file: id → path relative to `heldRoot`. Read at the first
+   * exported file: a run without one never parses the repository's entries.
+   */
+  held?: Map<string, string>;
   heldRoot: string;
 }
 
@@ -265,8 +267,10 @@ async function importExported(
 ): Promise<void> {
   const ids: string[] = [];
   const taken: Array<{ id: string; path: string }> = [];
+  run.held ??= await heldIds(run.heldRoot);
+  const held = run.held;
   for (const { entry, text } of exported.entries) {
-    const holder = run.held.get(entry.id);
+    const holder = held.get(entry.id);
     if (holder !== undefined) {
       taken.push({ id: entry.id, path: holder });
       continue;
@@ -279,7 +283,7 @@ async function importExported(
       taken.push({ id: entry.id, path: relative(run.heldRoot, out).split(sep).join("/") });
       continue;
     }
-    run.held.set(entry.id, relative(run.heldRoot, out).split(sep).join("/"));
+    held.set(entry.id, relative(run.heldRoot, out).split(sep).join("/"));
     report.written.push(out);
     ids.push(entry.id);
   }
