@@ -82,6 +82,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./commands/import.js")).importCommand,
   },
   {
+    name: "export",
+    summary: "write the reachable entries as AGENTS.md, Cursor rules or Agent Skills",
+    load: async () => (await import("./commands/export.js")).exportCommand,
+  },
+  {
     name: "draft",
     summary: "write, list or remove knowledge drafts (local, or the team server of [server] url)",
     load: async () => (await import("./commands/draft.js")).draftCommand,

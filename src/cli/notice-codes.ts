@@ -7,4 +7,5 @@ export const NOTICE_CODES = [
   "worktree_differs",
   "project_config_untrusted",
   "trust_file_ignored",
+  "marker_in_body",
 ] as const;

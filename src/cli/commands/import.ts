@@ -21,12 +21,15 @@ export const importCommand: Command = {
     "fresh UUIDv7, origin human, on_query words and the summary taken from the file's",
     "description, name, title and headings, the original path in a Source section at the end",
     "of the body. Lore's own .gitriver/knowledge/ folders are left out, and so is any file",
-    "that already parses as an entry (already_entry). Prints the files written and those",
-    "skipped with the reason.",
+    "that already parses as an entry (already_entry). Files lore export wrote (a Lore section",
+    "of an AGENTS.md, Cursor rules and skills holding a <!-- lore:entry … --> comment) give",
+    "their entries back with the ids, contracts and summaries they were exported with; an",
+    "id that an entry file of .gitriver/knowledge/ (or of --out) already holds is not",
+    "written again (id_taken). Prints the files written and those skipped with the reason.",
     "",
     "Options:",
     "  --out DIR   where to write (default: .gitriver/knowledge/imported at the repository top)",
-    "  --json      print {imported, skipped, written}",
+    "  --json      print {imported: [{path, ids, taken?}], skipped, written}",
     "",
     "Exit codes: 0 done (skipped files are reported, not fatal), 2 neither a file nor a",
     "folder, 3 no such file or folder.",
@@ -51,10 +54,21 @@ export const importCommand: Command = {
       to,
       mintId: mintEntryId,
       lang: ctx.lang,
+      // Entries `lore export` wrote keep their ids: none may take one the repository holds.
+      entriesDir: outOption ? to : join(projectRoot(ctx.cwd), KNOWLEDGE_DIR),
     });
     if (flag(args, "json")) printJson(ctx.out, report);
     else {
       for (const skip of report.skipped) ctx.out(`${skip.path}: ${skip.message} [${skip.code}]`);
+      for (const file of report.imported) {
+        for (const taken of file.taken ?? []) {
+          ctx.out(
+            ctx.lang === "ru"
+              ? `${file.path}: идентификатор ${taken.id} уже занят файлом ${taken.path}; запись не импортирована [id_taken]`
+              : `${file.path}: the id ${taken.id} is already held by ${taken.path}; entry not imported [id_taken]`,
+          );
+        }
+      }
       ctx.out(
         ctx.lang === "ru"
           ? `импортировано файлов: ${report.imported.length}, записей: ${report.written.length}, пропущено: ${report.skipped.length} → ${displayPath(ctx.cwd, to)}`

@@ -8,7 +8,9 @@ import { fillTemplate, type LocalizedText } from "../errors/localized-text.js";
  * Why a file was not imported. `binary`, `not_utf8`, `empty`, `too_large`,
  * `frontmatter_too_large`, `rejected` come from `importRule`; `not_knowledge`, `symlink`,
  * `link_stub`, `unreadable`, `already_entry` (the file parses as an entry) from the folder
- * walk (`importFolder`).
+ * walk (`importFolder`); `export_damaged` (a file `lore export` wrote, whose marker is
+ * broken) and `id_taken` (every entry of an exported file has an id another entry file
+ * already holds) from the import of exported files.
  */
 export const IMPORT_SKIP_MESSAGES = {
   binary: {
@@ -50,6 +52,14 @@ export const IMPORT_SKIP_MESSAGES = {
   unreadable: {
     en: "the file could not be read: {reason}",
     ru: "файл не прочитан: {reason}",
+  },
+  export_damaged: {
+    en: "a file Lore exported, with a damaged marker ({reason}); not imported",
+    ru: "файл, выгруженный Lore, с повреждённой меткой ({reason}); не импортирован",
+  },
+  id_taken: {
+    en: "exported by Lore: the id {id} is already held by {holder} ({count} of its entries); not imported again",
+    ru: "выгружен Lore: идентификатор {id} уже занят файлом {holder} (записей файла: {count}); повторно не импортируется",
   },
   already_entry: {
     en: "already a Lore entry (id {id}); not imported again",

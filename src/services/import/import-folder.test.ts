@@ -3,6 +3,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseEntry } from "../../core/entry/parse-entry.js";
+import type { ExportEntry } from "../../core/export/export-entry.js";
+import { renderAgentsSection } from "../../core/export/render-agents-md.js";
+import { renderCursorRules } from "../../core/export/render-cursor.js";
 import { importFolder } from "./import-folder.js";
 
 const temps: string[] = [];
@@ -97,5 +100,111 @@ describe("importFolder", () => {
     await expect(
       importFolder({ from, to: join(from, "out"), mintId: () => id }),
     ).rejects.toMatchObject({ code: "file_exists" });
+  });
+
+  it("gives exported entries back by id, never taking an id the repository holds", async () => {
+    const A = "0190f5a4-3b2c-7d10-8a11-2b3c4d5e6f70";
+    const B = "0190f5a4-3b2d-7e21-9b22-3c4d5e6f7081";
+    const item = (id: string, body: string): ExportEntry => ({
+      path: `.gitriver/knowledge/${id}.md`,
+      summary: body.trim(),
+      entry: {
+        id,
+        contract: [{ mechanism: "on_query", params: { words: ["x"] } }],
+        origin: "human",
+        links: [],
+        unknownKeys: {},
+        body,
+      },
+    });
+    const [ruleA, ruleB] = renderCursorRules([item(A, "Rule A.\n"), item(B, "Rule B.\n")]);
+    const entryOfA = `---\nid: ${A}\ncontract: []\n---\n\nAlready here.\n`;
+    const from = await folder({
+      "rules/a.mdc": ruleA?.text ?? "",
+      "rules/b.mdc": ruleB?.text ?? "",
+      // The same rule twice in one run: the first (in path order) is written, the copy is not.
+      "rules/copy-of-b.mdc": ruleB?.text ?? "",
+      "rules/broken.mdc": (ruleA?.text ?? "").replace('"origin":"human"', '"origin":"robot"'),
+      "knowledge/old/a.md": entryOfA,
+    });
+    const to = join(from, "knowledge", "imported");
+    const report = await importFolder({
+      from: join(from, "rules"),
+      to,
+      mintId: minter(),
+      entriesDir: join(from, "knowledge"),
+    });
+    expect(report.imported).toEqual([{ path: "b.mdc", ids: [B] }]);
+    expect(report.skipped.map(({ path, code }) => ({ path, code }))).toEqual([
+      { path: "a.mdc", code: "id_taken" },
+      { path: "broken.mdc", code: "export_damaged" },
+      { path: "copy-of-b.mdc", code: "id_taken" },
+    ]);
+    expect(report.skipped[0]?.message).toBe(
+      `exported by Lore: the id ${A} is already held by old/a.md (1 of its entries); not imported again`,
+    );
+    expect(report.skipped[2]?.message).toContain(`imported/${B}.md`);
+    expect(report.skipped[1]?.message).toContain("origin human or agent");
+    expect(await readdir(to)).toEqual([`${B}.md`]);
+  });
+
+  it("names the taken ids of an AGENTS.md section whose other entries are written", async () => {
+    const A = "0190f5a4-3b2c-7d10-8a11-2b3c4d5e6f70";
+    const B = "0190f5a4-3b2d-7e21-9b22-3c4d5e6f7081";
+    const item = (id: string): ExportEntry => ({
+      path: `.gitriver/knowledge/${id}.md`,
+      summary: `Entry ${id}.`,
+      entry: {
+        id,
+        contract: [{ mechanism: "on_tool", params: { name: "deploy" } }],
+        origin: "agent",
+        links: [],
+        unknownKeys: {},
+        body: `Entry ${id}.\n`,
+      },
+    });
+    const from = await folder({
+      "AGENTS.md": renderAgentsSection([item(A), item(B)]).text,
+      [`out/${A}.md`]: `---\nid: ${A}\ncontract: []\n---\n\nHeld.\n`,
+    });
+    const report = await importFolder({
+      from: join(from, "AGENTS.md"),
+      to: join(from, "out"),
+      mintId: minter(),
+    });
+    expect(report.imported).toEqual([
+      { path: "AGENTS.md", ids: [B], taken: [{ id: A, path: `${A}.md` }] },
+    ]);
+  });
+
+  it("reads an exported AGENTS.md over 3 MB for its Lore section; other large files stay too_large", async () => {
+    const entries: ExportEntry[] = Array.from({ length: 60 }, (_, i) => {
+      const id = `0190f5a4-3b2c-7d10-8a11-${(0x1000 + i).toString(16).padStart(12, "0")}`;
+      return {
+        path: `.gitriver/knowledge/${id}.md`,
+        summary: `Entry ${i}.`,
+        entry: {
+          id,
+          contract: [{ mechanism: "on_query", params: { words: [`word${i}`] } }],
+          origin: "human",
+          links: [],
+          unknownKeys: {},
+          body: `Entry ${i}.\n\n${"lorem ipsum ".repeat(5000)}\n`,
+        },
+      };
+    });
+    const section = renderAgentsSection(entries).text;
+    expect(Buffer.byteLength(section)).toBeGreaterThan(3 * 1024 * 1024);
+    const from = await folder({
+      "AGENTS.md": `# Mine\n\nShort text of my own.\n\n${section}`,
+      "notes/AGENTS.md": "x ".repeat(2 * 1024 * 1024),
+    });
+    const report = await importFolder({ from, to: join(from, "out"), mintId: minter() });
+    expect(report.imported).toHaveLength(1);
+    expect(report.imported[0]?.ids).toHaveLength(61);
+    expect(report.imported[0]?.ids.slice(0, 60)).toEqual(entries.map((item) => item.entry.id));
+    expect(report.skipped.map(({ path, code }) => ({ path, code }))).toEqual([
+      { path: "notes/AGENTS.md", code: "too_large" },
+    ]);
   });
 });

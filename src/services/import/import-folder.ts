@@ -7,6 +7,7 @@ import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { parseEntry } from "../../core/entry/parse-entry.js";
 import type { Lang } from "../../core/errors/localized-text.js";
 import { LoreError } from "../../core/errors/lore-error.js";
+import { readLoreExport } from "../../core/import/import-exported.js";
 import {
   IMPORT_MAX_PARTS,
   IMPORT_PART_BYTES,
@@ -33,14 +34,29 @@ export interface ImportFolderOptions {
   lang?: Lang;
   /** Called after each file with the number of files done and the total. Default: none. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * A folder of entry files (`<repo>/.gitriver/knowledge`, walked recursively) whose ids an
+   * exported file's entries must not take again (they would be `duplicate_id` in the
+   * index): such an entry is left out and named in `taken`. Default: only `to` is looked at.
+   */
+  entriesDir?: string;
 }
 
 /** A source file that became one or more entries. */
 export interface ImportedFile {
   /** Path relative to `from`, `/`-separated. */
   path: string;
-  /** The ids of its entries, in part order (one unless the file was split). */
+  /**
+   * The ids of its entries, in part order (one unless the file was split); for a file Lore
+   * exported, the ids it was exported with (then those minted for the user's own text
+   * around an AGENTS.md section).
+   */
   ids: string[];
+  /**
+   * For a file Lore exported: its entries not written because an entry file already holds
+   * their id (`path` relative to `entriesDir`, or `to`). Absent when none.
+   */
+  taken?: Array<{ id: string; path: string }>;
 }
 
 /** A source file that was not imported. */
@@ -66,6 +82,17 @@ export interface ImportReport {
 /** Files larger than this are skipped `too_large` without reading them, bytes. */
 const MAX_READ_BYTES = IMPORT_PART_BYTES * IMPORT_MAX_PARTS;
 
+/**
+ * An `AGENTS.md` (any case, any extension of the import) up to this size is read to look
+ * for Lore's section, bytes (256 MB: 4,000 entries of 64 KB): `lore export agents-md` of a
+ * large repository writes one file. Its text outside the section still counts against
+ * {@link MAX_READ_BYTES}.
+ */
+const MAX_EXPORT_READ_BYTES = 256 * 1024 * 1024;
+
+/** The names of the files an AGENTS.md export is written to. */
+const AGENTS_FILE = /^agents\.md$/iu;
+
 /** Files this small may be a symlink written out as its target path (a git symlink blob). */
 const MAX_STUB_BYTES = 512;
 
@@ -78,10 +105,19 @@ const MAX_STUB_BYTES = 512;
  * Symbolic links are never followed (skipped `symlink`); a small one-line file whose text
  * names another regular file inside `from` (a symlink stored as text, as git checkouts
  * without symlink support write it) is skipped `link_stub`; other files are skipped
- * `not_knowledge`, `too_large` (over 3 MB, unread), `unreadable`, `already_entry` (the
+ * `not_knowledge`, `too_large` (over 3 MB, unread — but an `AGENTS.md` holding Lore's
+ * section may be up to 256 MB), `unreadable`, `already_entry` (the
  * file already parses as a Lore entry: importing it again would make an entry of an entry),
  * or by the import rule. A `from` that is a file is imported alone (its path in the report
  * is its name).
+ *
+ * A file `lore export` wrote (a Lore section of an AGENTS.md, a Cursor rule or a skill
+ * holding Lore's `<!-- lore:entry {…} -->` comment; `core/import/import-exported.ts`) gives
+ * back its entries with their own ids, contracts and summaries, not the import rule's; the
+ * user's text around an AGENTS.md section is imported by the rule as one more file would
+ * be. An entry whose id an entry file of `entriesDir` or `to` already holds — or an earlier
+ * file of the same run — is not written again (`taken`; a file whose entries are all taken
+ * is skipped `id_taken`); a damaged marker skips the file `export_damaged`.
  *
  * @param options - see {@link ImportFolderOptions}.
  * @returns the report: imported files with their ids, skipped files with reasons, files written.
@@ -113,13 +149,21 @@ export async function importFolder(options: ImportFolderOptions): Promise<Import
     const stat = await lstat(file.absolute).catch(() => null);
     if (stat === null || stat.size > MAX_READ_BYTES) continue;
     const bytes = await readFile(file.absolute).catch(() => null);
-    if (bytes !== null) vocabularies.push(sourceVocabulary(file.path, bytes));
+    if (bytes === null) continue;
+    // An exported file's entries keep their own words; only the user's text around an
+    // AGENTS.md section goes through the rule.
+    const exported = readLoreExport(textOf(bytes) ?? "");
+    if (exported === undefined) vocabularies.push(sourceVocabulary(file.path, bytes));
+    else if (!("error" in exported) && exported.remainder !== undefined) {
+      vocabularies.push(sourceVocabulary(file.path, exported.remainder));
+    }
   }
   const vocabulary = importVocabulary(vocabularies);
+  const run: Run = { mintId: options.mintId, vocabulary, heldRoot: options.entriesDir ?? to };
   let done = 0;
   for (const file of files) {
     done++;
-    await importOne(file, from, to, { mintId: options.mintId, vocabulary }, report, skip);
+    await importOne(file, from, to, run, report, skip);
     options.onProgress?.(done, files.length);
   }
   return report;
@@ -134,11 +178,22 @@ interface FoundFile {
 
 type Skip = (path: string, code: ImportSkipCode, params: Record<string, string | number>) => void;
 
+interface Run {
+  mintId: () => string;
+  vocabulary: ImportVocabulary;
+  /**
+   * Ids already held by an entry file: id → path relative to `heldRoot`. Read at the first
+   * exported file: a run without one never parses the repository's entries.
+   */
+  held?: Map<string, string>;
+  heldRoot: string;
+}
+
 async function importOne(
   file: FoundFile,
   from: string,
   to: string,
-  run: { mintId: () => string; vocabulary: ImportVocabulary },
+  run: Run,
   report: ImportReport,
   skip: Skip,
 ): Promise<void> {
@@ -146,9 +201,16 @@ async function importOne(
   const name = file.path.slice(file.path.lastIndexOf("/") + 1);
   if (!isKnowledgeFileName(name)) return skip(file.path, "not_knowledge", {});
   let bytes: Uint8Array;
+  let large = false;
   try {
     const stat = await lstat(file.absolute);
-    if (stat.size > MAX_READ_BYTES) {
+    // An AGENTS.md that `lore export` filled may hold thousands of entries: it is read up to
+    // a larger bound, and only its Lore section may be that large.
+    if (stat.size > MAX_EXPORT_READ_BYTES) {
+      return skip(file.path, "too_large", { size: stat.size, limit: MAX_READ_BYTES });
+    }
+    large = stat.size > MAX_READ_BYTES;
+    if (large && !AGENTS_FILE.test(name)) {
       return skip(file.path, "too_large", { size: stat.size, limit: MAX_READ_BYTES });
     }
     bytes = await readFile(file.absolute);
@@ -157,25 +219,125 @@ async function importOne(
   }
   const target = await linkStubTarget(bytes, file.absolute, from);
   if (target !== undefined) return skip(file.path, "link_stub", { target });
+  const text = textOf(bytes);
+  const exported = text === undefined ? undefined : readLoreExport(text);
+  if (exported !== undefined && !("error" in exported && large)) {
+    if ("error" in exported) return skip(file.path, "export_damaged", { reason: exported.error });
+    const remainder = exported.remainder;
+    if (large && remainder !== undefined && Buffer.byteLength(remainder) > MAX_READ_BYTES) {
+      return skip(file.path, "too_large", { size: bytes.length, limit: MAX_READ_BYTES });
+    }
+    return importExported(file, exported, to, run, report, skip);
+  }
+  if (large) return skip(file.path, "too_large", { size: bytes.length, limit: MAX_READ_BYTES });
   const asEntry = parseEntry(bytes, { mode: "lenient" }).value;
   if (asEntry !== undefined) return skip(file.path, "already_entry", { id: asEntry.entry.id });
   const outcome = importRule({ path: file.path, bytes }, run.mintId, run.vocabulary);
   if (outcome.skip) return skip(file.path, outcome.skip.code, outcome.skip.params);
   const ids: string[] = [];
   for (const imported of outcome.entries) {
-    const out = join(to, `${imported.entry.id}.md`);
-    try {
-      await writeFile(out, imported.text, { flag: "wx" });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "EEXIST") {
-        throw new LoreError("file_exists", { path: out }, { cause: error });
-      }
-      throw error;
-    }
-    report.written.push(out);
+    await writeFresh(to, imported.entry.id, imported.text, report);
     ids.push(imported.entry.id);
   }
   report.imported.push({ path: file.path, ids });
+}
+
+/** Writes a freshly minted entry's file; a file already there means a broken minter. */
+async function writeFresh(to: string, id: string, text: string, report: ImportReport) {
+  const out = join(to, `${id}.md`);
+  try {
+    await writeFile(out, text, { flag: "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") {
+      throw new LoreError("file_exists", { path: out }, { cause: error });
+    }
+    throw error;
+  }
+  report.written.push(out);
+}
+
+/** Imports the entries of a file Lore exported, with their ids (see {@link importFolder}). */
+async function importExported(
+  file: FoundFile,
+  exported: Exclude<ReturnType<typeof readLoreExport>, undefined | { error: string }>,
+  to: string,
+  run: Run,
+  report: ImportReport,
+  skip: Skip,
+): Promise<void> {
+  const ids: string[] = [];
+  const taken: Array<{ id: string; path: string }> = [];
+  run.held ??= await heldIds(run.heldRoot);
+  const held = run.held;
+  for (const { entry, text } of exported.entries) {
+    const holder = held.get(entry.id);
+    if (holder !== undefined) {
+      taken.push({ id: entry.id, path: holder });
+      continue;
+    }
+    const out = join(to, `${entry.id}.md`);
+    try {
+      await writeFile(out, text, { flag: "wx" });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      taken.push({ id: entry.id, path: relative(run.heldRoot, out).split(sep).join("/") });
+      continue;
+    }
+    held.set(entry.id, relative(run.heldRoot, out).split(sep).join("/"));
+    report.written.push(out);
+    ids.push(entry.id);
+  }
+  if (exported.remainder !== undefined) {
+    const outcome = importRule(
+      { path: file.path, bytes: exported.remainder },
+      run.mintId,
+      run.vocabulary,
+    );
+    for (const imported of outcome.entries) {
+      await writeFresh(to, imported.entry.id, imported.text, report);
+      ids.push(imported.entry.id);
+    }
+  }
+  const first = taken[0];
+  if (ids.length === 0 && first !== undefined) {
+    return skip(file.path, "id_taken", { id: first.id, holder: first.path, count: taken.length });
+  }
+  if (ids.length === 0) return skip(file.path, "empty", {});
+  report.imported.push({ path: file.path, ids, ...(taken.length > 0 ? { taken } : {}) });
+}
+
+/** The text of a file when it is UTF-8 without a NUL byte; else `undefined` (the rule skips it). */
+function textOf(bytes: Uint8Array): string | undefined {
+  if (bytes.includes(0)) return undefined;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The ids held by the entry files under a folder (`*.md`, walked recursively, each parsed
+ * leniently): id → path relative to the folder. A missing folder holds none.
+ */
+async function heldIds(dir: string): Promise<Map<string, string>> {
+  const held = new Map<string, string>();
+  const visit = async (at: string): Promise<void> => {
+    const items = await readdir(at, { withFileTypes: true }).catch(() => []);
+    for (const item of items) {
+      const absolute = join(at, item.name);
+      if (item.isDirectory()) await visit(absolute);
+      else if (item.isFile() && item.name.endsWith(".md")) {
+        const bytes = await readFile(absolute).catch(() => null);
+        const id =
+          bytes === null ? undefined : parseEntry(bytes, { mode: "lenient" }).value?.entry.id;
+        if (id !== undefined && !held.has(id))
+          held.set(id, relative(dir, absolute).split(sep).join("/"));
+      }
+    }
+  };
+  await visit(dir);
+  return held;
 }
 
 /** The folder to read, and the file's name in it when `path` names one file. */
