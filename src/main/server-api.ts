@@ -35,11 +35,7 @@ import { recallWithin } from "../services/knowledge/recall-within.js";
 import { mergeRequestCalls } from "../services/merge-requests/merge-request-calls.js";
 import { openMergeRequest } from "../services/merge-requests/open-merge-request.js";
 import { recordReadDurably, recordShownDurably } from "../services/stats/record-counts.js";
-import {
-  closeWebSession,
-  openWebSession,
-  resumeWebSession,
-} from "../services/web/web-session.js";
+import { closeWebSession, openWebSession, resumeWebSession } from "../services/web/web-session.js";
 import type { Lore } from "./compose.js";
 import { hostedStats } from "./hosted-stats.js";
 import { createLocalAdmin } from "./local-admin.js";
