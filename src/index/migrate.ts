@@ -11,6 +11,7 @@ import { MIGRATION_006 } from "./migrations/006-drafts.js";
 import { migration007 } from "./migrations/007-entry-ages.js";
 import { MIGRATION_008 } from "./migrations/008-counters-by-repo.js";
 import { MIGRATION_009 } from "./migrations/009-receipts.js";
+import { MIGRATION_010 } from "./migrations/010-usage-days.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
 
 /** One migration: SQL to run, or a step that runs statements itself (in the transaction). */
@@ -30,6 +31,7 @@ export const MIGRATIONS: readonly Migration[] = [
   (db) => migration007(db),
   MIGRATION_008,
   MIGRATION_009,
+  MIGRATION_010,
 ];
 
 /** The schema version this build of Lore writes. */
