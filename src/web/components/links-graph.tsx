@@ -39,7 +39,7 @@ export function LinksGraph(props: { owner: string; name: string; items: Knowledg
         viewBox={`0 0 ${size} ${size}`}
         width={size}
         height={size}
-        role="img"
+        role="group"
         aria-label={t("linksGraphLabel", { nodes: linked.length, edges: shown.length })}
       >
         <defs>
