@@ -39,9 +39,11 @@ export function LinksGraph(props: { owner: string; name: string; items: Knowledg
         viewBox={`0 0 ${size} ${size}`}
         width={size}
         height={size}
-        role="group"
-        aria-label={t("linksGraphLabel", { nodes: linked.length, edges: shown.length })}
+        aria-labelledby="links-graph-title"
       >
+        <title id="links-graph-title">
+          {t("linksGraphLabel", { nodes: linked.length, edges: shown.length })}
+        </title>
         <defs>
           <marker
             id="arrow"
