@@ -1,8 +1,10 @@
 /**
  * The team server's one HTTP application (seed 004; `lore serve`): on one port, `GET
  * /healthz` (the only route without a token), the REST API under `/api/v1` with its OpenAPI
- * document, MCP Streamable HTTP at `/mcp`, and — mounted by the caller through
- * `extraRoutes` — git smart HTTP. Built on Hono (see the README, "Team server").
+ * document, MCP Streamable HTTP at `/mcp`, — mounted by the caller through `extraRoutes` —
+ * git smart HTTP, and the web view: its static pages at `/` and `/assets/…` and its
+ * sign-in at `/web/api/session` (`http/web/`). Built on Hono (see the README, "Team server"
+ * and "Web view").
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Principal } from "../core/access/rights.js";
@@ -19,6 +21,8 @@ import { registerPullRoutes } from "./routes/pull-routes.js";
 import { registerStatsRoutes } from "./routes/stats-routes.js";
 import type { HttpEnv, ServerApi } from "./server-api.js";
 import { validationHook } from "./validation-hook.js";
+import { registerSessionRoutes } from "./web/session-routes.js";
+import { registerStaticAssets, webSecurityHeaders } from "./web/static-assets.js";
 
 /** What {@link createHttpApp} needs. */
 export interface HttpAppDeps {
@@ -39,6 +43,11 @@ export interface HttpAppDeps {
    * password), a 401 on a `/{owner}/{name}.git/…` path carries a Basic challenge.
    */
   extraRoutes?: (app: OpenAPIHono<HttpEnv>) => void;
+  /**
+   * The built web view's folder (`index.html`, `assets/`). Default: `dist/web` of this
+   * installation (`http/web/static-assets.ts`).
+   */
+  webDir?: string;
 }
 
 /** The application's OpenAPI document's path (authenticated like every route but /healthz). */
@@ -59,9 +68,13 @@ export function createHttpApp(deps: HttpAppDeps): OpenAPIHono<HttpEnv> {
   installErrorHook(app, log);
   app.use("*", dnsRebindingGuard(deps.loopbackOnly));
   app.use("*", dotSegmentGuard());
+  for (const path of ["/", "/index.html", "/assets/*", "/web/*"]) {
+    app.use(path, webSecurityHeaders());
+  }
   app.use("*", requireToken(deps.api));
   // Read no further than the limit: 413 request_too_large, the server goes on.
   app.use("/api/v1/*", apiBodyLimit());
+  app.use("/web/api/*", apiBodyLimit());
   app.on(["GET", "HEAD"], "/healthz", (c) => c.json({ status: "ok", ...deps.api.health() }));
   registerApiRoutes(app, deps.api);
   registerDraftRoutes(app, deps.api.drafts);
@@ -82,7 +95,10 @@ export function createHttpApp(deps: HttpAppDeps): OpenAPIHono<HttpEnv> {
     log,
     ...(deps.maxMcpBodyBytes === undefined ? {} : { maxBodyBytes: deps.maxMcpBodyBytes }),
   });
+  registerSessionRoutes(app, deps.api.sessions);
   deps.extraRoutes?.(app);
+  // After the git routes: a hosted repository of an owner named `assets` keeps its git.
+  registerStaticAssets(app, deps.webDir);
   return app;
 }
 

@@ -3,9 +3,11 @@ import type { Principal } from "../core/access/rights.js";
 import type { KnowledgePort } from "../mcp/knowledge-port.js";
 import type { AdminPort } from "../ports/admin-port.js";
 import type { KnowledgeListingAnswer } from "../services/knowledge/list-knowledge.js";
+import type { WebSession } from "../services/web/web-session.js";
 import type { DraftsApi, LimitsApi } from "./drafts-api.js";
 import type { PullsApi } from "./pulls-api.js";
 import type { StatsApi } from "./stats-api.js";
+import type { WebSessionsApi } from "./web/web-sessions-api.js";
 
 /** One repository as `GET /api/v1/repos` lists it. */
 export interface RepoView {
@@ -77,6 +79,8 @@ export interface ServerApi {
    *   else, before anything is read.
    */
   admin(principal: Principal): AdminPort;
+  /** The web view's sign-in sessions (`http/web/`, the `lore_session` cookie). */
+  sessions: WebSessionsApi;
 }
 
 /** The Hono environment of the team server's application. */
@@ -85,5 +89,10 @@ export interface HttpEnv {
   Variables: {
     /** The authenticated caller (set by the auth middleware on every route but `/healthz`). */
     principal: Principal;
+    /**
+     * The web view's session when the request was authenticated by the `lore_session`
+     * cookie (not by a token); `undefined` otherwise.
+     */
+    webSession: WebSession | undefined;
   };
 }

@@ -35,6 +35,7 @@ import { recallWithin } from "../services/knowledge/recall-within.js";
 import { mergeRequestCalls } from "../services/merge-requests/merge-request-calls.js";
 import { openMergeRequest } from "../services/merge-requests/open-merge-request.js";
 import { recordReadDurably, recordShownDurably } from "../services/stats/record-counts.js";
+import { closeWebSession, openWebSession, resumeWebSession } from "../services/web/web-session.js";
 import type { Lore } from "./compose.js";
 import { hostedStats } from "./hosted-stats.js";
 import { createLocalAdmin } from "./local-admin.js";
@@ -317,6 +318,12 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
     },
     drafts,
     stats,
+    sessions: {
+      open: (token) => openWebSession(deps.store, token, now()),
+      resume: (secret) => resumeWebSession(deps.store, secret, now()),
+      close: (session) => closeWebSession(deps.store, session, now()),
+      now,
+    },
     limits: createLimitsApi(deps.store, deps.edition ?? "community"),
     health: () => deps.health?.() ?? {},
     pulls: mergeRequestCalls({

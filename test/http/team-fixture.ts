@@ -81,8 +81,16 @@ const READ_SCOPES: Scope[] = ["knowledge:read", "repo:read"];
 export interface TeamFixtureOptions {
   /** More files per repository for the first push. */
   extra?: Partial<Record<keyof typeof IDS, RepoFiles>>;
-  /** Routes to mount as `lore serve`'s caller would (`HttpAppDeps.extraRoutes`). */
-  extraRoutes?: (app: OpenAPIHono<HttpEnv>) => void;
+  /**
+   * Routes to mount as `lore serve`'s caller would (`HttpAppDeps.extraRoutes`); also given
+   * the store and the data folder (git smart HTTP needs them).
+   */
+  extraRoutes?: (
+    app: OpenAPIHono<HttpEnv>,
+    server: { store: ServerStore; dataDir: string },
+  ) => void;
+  /** The built web view's folder (`HttpAppDeps.webDir`). Default: the package's `dist/web`. */
+  webDir?: string;
   /** The server's edition (`ServerApiDeps.edition`). Default: community. */
   edition?: Edition;
   /** `ServerApiDeps.shownRateLimit`. Default: 600. */
@@ -163,7 +171,10 @@ export async function startTeamFixture(options: TeamFixtureOptions = {}): Promis
     api,
     loopbackOnly: true,
     createMcpServer: (principal, lang) => createMcpServer(api.mcpPort(principal), { lang }),
-    ...(options.extraRoutes === undefined ? {} : { extraRoutes: options.extraRoutes }),
+    ...(options.extraRoutes === undefined
+      ? {}
+      : { extraRoutes: (on) => options.extraRoutes?.(on, { store, dataDir: data }) }),
+    ...(options.webDir === undefined ? {} : { webDir: options.webDir }),
   });
   const http: Server = createServer(getRequestListener(app.fetch));
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
