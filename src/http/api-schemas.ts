@@ -57,6 +57,20 @@ export const KnowledgeItemSchema = z
     contract: z.array(ClauseSchema),
     reachable: z.boolean(),
     unmet_mechanisms: z.array(z.string()),
+    diagnostics: z
+      .array(
+        z.object({
+          code: z.string().openapi({ example: "unknown_mechanism" }),
+          severity: z.enum(["error", "warning", "info"]),
+          line: z.number().int().optional(),
+          message: z.string(),
+          message_ru: z.string(),
+        }),
+      )
+      .openapi({
+        description:
+          "The diagnostics of the file's last parse (warnings and notes; a file with an error is skipped and has no record).",
+      }),
     draft: z.literal(true).optional().openapi({
       description:
         "Present on a draft of the repository (unverified; path = its future file, blob_sha = the blob name of its future text).",

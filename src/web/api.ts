@@ -150,12 +150,13 @@ export interface Clause {
   params?: Record<string, unknown>;
 }
 
-/** A diagnostic of the last parse (when the server lists them). */
+/** A diagnostic of the last parse, as the listing gives it. */
 export interface Diagnostic {
   code: string;
-  severity: string;
-  message?: string;
+  severity: "error" | "warning" | "info";
   line?: number;
+  message: string;
+  message_ru: string;
 }
 
 /** A record of `GET …/knowledge`. */

@@ -169,11 +169,9 @@ describeIf("the web view in Chromium against a real lore serve (Pro)", () => {
     await page.getByRole("link", { name: "acme/app" }).click();
     await page.getByRole("heading", { level: 1, name: /Entries/ }).waitFor();
     await page.locator("table.entries tbody tr").first().waitFor();
-    const api = await server.api<{ items: { id: string }[] }>(
-      "anna",
-      "GET",
-      "/api/v1/repos/acme/app/knowledge",
-    );
+    const api = await server.api<{
+      items: { id: string; diagnostics: { code: string; message: string }[] }[];
+    }>("anna", "GET", "/api/v1/repos/acme/app/knowledge");
     const ids = await page
       .locator("table.entries tbody tr")
       .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-id")));
@@ -193,6 +191,13 @@ describeIf("the web view in Chromium against a real lore serve (Pro)", () => {
     const onPath = page.locator(`table.entries tr[data-id="${ON_PATH}"]`);
     expect(await onPath.textContent()).toContain("Unreachable");
     expect(await onPath.textContent()).toContain("on_path");
+    // The last parse's diagnostics of the unreachable entry, as the listing gives them.
+    const report = api.body.items.find((i) => i.id === ON_PATH)?.diagnostics ?? [];
+    expect(report.length).toBeGreaterThan(0);
+    for (const d of report) {
+      expect(await onPath.textContent()).toContain(d.code);
+      expect(await onPath.textContent()).toContain(d.message);
+    }
     const rollbackRow = page.locator(`table.entries tr[data-id="${ROLLBACK}"]`);
     expect(await rollbackRow.textContent()).toContain("words: rollback, deploy");
     // Two entries link to each other: two arrows, both listed as text.

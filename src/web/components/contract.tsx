@@ -3,7 +3,7 @@
  * reachability and the diagnostics of its last parse, as text.
  */
 import type { Clause, KnowledgeItem } from "../api.js";
-import { t } from "../i18n.js";
+import { lang, t } from "../i18n.js";
 
 /** The contract's clauses, one per line: `on_query — words: a, b`. */
 export function Contract(props: { clauses: Clause[] }) {
@@ -49,7 +49,8 @@ export function Diagnostics(props: { item: KnowledgeItem }) {
       {list.map((d, i) => (
         <li key={i} class={d.severity === "error" ? "bad" : d.severity === "warning" ? "warn" : ""}>
           <code>{d.code}</code>
-          {d.line === undefined ? "" : `:${d.line}`} {d.message ?? ""}
+          {d.line === undefined ? "" : `:${d.line}`}{" "}
+          {lang.get() === "ru" ? d.message_ru : d.message}
         </li>
       ))}
     </ul>
