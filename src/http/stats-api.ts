@@ -1,13 +1,14 @@
 /**
  * What the team server's shown/read/stats routes ask of Lore (seed 004 "Интерфейс": `POST
  * …/knowledge/shown`, `POST …/knowledge/entries/{id}/read`, `GET …/knowledge/stats/me`,
- * `…/stats/team` (Pro), `…/stats/dead` (Pro)): the part of the {@link ServerApi} they call.
+ * `…/stats/team` (Pro), `…/stats/dead` (Pro), `…/stats/daily` (Pro)): the part of the {@link ServerApi} they call.
  * Every method checks the caller's rights on the repository (a repository the caller may
  * not read is `repo_not_found`, exactly as a missing one) and the server's edition on the
  * paid ones (`license_required` first, before any right is looked at, so the refusal says
  * nothing of the repository).
  */
 import type { Principal } from "../core/access/rights.js";
+import type { DailyAnswer } from "../core/stats/usage-days.js";
 import type {
   DeadAnswer,
   DeadThresholds,
@@ -49,4 +50,16 @@ export interface StatsApi {
    *   (a threshold out of range).
    */
   dead(principal: Principal, fullName: string, thresholds: DeadThresholds): Promise<DeadAnswer>;
+  /**
+   * Pro: shown and read per UTC day of the repository (or of one entry of it) over the last
+   * `days` days ending today (default 30, 1 to 366), summed over users, zeros included,
+   * oldest first.
+   * @throws LoreError `license_required`, `invalid_input` (`days` out of range; before the
+   *   rights), `repo_not_found`, `forbidden`.
+   */
+  daily(
+    principal: Principal,
+    fullName: string,
+    query: { days?: number; id?: string },
+  ): Promise<DailyAnswer>;
 }

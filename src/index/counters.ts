@@ -23,6 +23,7 @@
  * NORMAL` survives the process being killed (kill -9); only a power loss before the next
  * checkpoint can undo it.
  */
+import { type DailyRow, dayOf } from "../core/stats/usage-days.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
 
 /** How long counts wait in memory before they are written, ms. */
@@ -69,7 +70,10 @@ export interface CounterRow {
   lastReadAt: number | null;
 }
 
-/** The counters table; statements prepared once. */
+/** One UTC day's counts (migration 10), summed over users. */
+export type DayCount = DailyRow;
+
+/** The counters table (and its days, migration 10); statements prepared once. */
 export class Counters {
   readonly #db;
   readonly #shown;
@@ -77,6 +81,10 @@ export class Counters {
   readonly #byUser;
   readonly #all;
   readonly #one;
+  readonly #shownDay;
+  readonly #readDay;
+  readonly #days;
+  readonly #daysOfEntry;
   #pending: PendingCount[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -98,6 +106,23 @@ export class Counters {
          read = read + 1,
          first_read_at = coalesce(first_read_at, @now),
          last_read_at = max(coalesce(last_read_at, @now), @now)`,
+    );
+    // The same count on its UTC day (migration 10: the daily report).
+    this.#shownDay = db.prepare(
+      `INSERT INTO usage_days (repo, entry_id, day, user, shown) VALUES (@repo, @entryId, @day, @user, 1)
+       ON CONFLICT (repo, entry_id, day, user) DO UPDATE SET shown = shown + 1`,
+    );
+    this.#readDay = db.prepare(
+      `INSERT INTO usage_days (repo, entry_id, day, user, read) VALUES (@repo, @entryId, @day, @user, 1)
+       ON CONFLICT (repo, entry_id, day, user) DO UPDATE SET read = read + 1`,
+    );
+    this.#days = db.prepare(
+      `SELECT day, sum(shown) AS shown, sum(read) AS read FROM usage_days
+       WHERE repo = ? AND day >= ? AND day <= ? GROUP BY day ORDER BY day`,
+    );
+    this.#daysOfEntry = db.prepare(
+      `SELECT day, sum(shown) AS shown, sum(read) AS read FROM usage_days
+       WHERE repo = ? AND entry_id = ? AND day >= ? AND day <= ? GROUP BY day ORDER BY day`,
     );
     const columns = `user, repo, entry_id AS entryId, shown, read, first_shown_at AS firstShownAt,
       last_shown_at AS lastShownAt, first_read_at AS firstReadAt, last_read_at AS lastReadAt`;
@@ -186,9 +211,8 @@ export class Counters {
     this.#pending = [];
     const write = () => {
       this.#write(batch);
-      const statement = kind === "shown" ? this.#shown : this.#read;
       for (const { repo, id } of entries) {
-        statement.run({ user, repo: countingRepo(repo), entryId: id, now });
+        this.#count(kind, { user, repo: countingRepo(repo), entryId: id, now });
       }
     };
     try {
@@ -240,11 +264,48 @@ export class Counters {
     }
   }
 
+  /**
+   * The shown/read counts per UTC day of a repository (every entry and draft of it), or of
+   * one entry of it, summed over users; only the days with a count, oldest first. Queued
+   * counts are written first, unless another writer holds the lock (see {@link stats}).
+   *
+   * @param repo - the repository (a draft source folds into it).
+   * @param from - the first day, `YYYY-MM-DD` (UTC), included.
+   * @param to - the last day, included.
+   * @param entryId - one entry's days only; absent: the whole repository's.
+   */
+  days(repo: string, from: string, to: string, entryId?: string): DayCount[] {
+    try {
+      this.flush({ wait: false });
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+    }
+    const key = countingRepo(repo);
+    return (
+      entryId === undefined
+        ? this.#days.all(key, from, to)
+        : this.#daysOfEntry.all(key, entryId, from, to)
+    ) as DayCount[];
+  }
+
   #write(batch: readonly PendingCount[]): void {
     for (const c of batch) {
-      const params = { user: c.user, repo: c.repo, entryId: c.entryId, now: c.now };
-      if (c.kind === "shown") this.#shown.run(params);
-      else this.#read.run(params);
+      this.#count(c.kind, { user: c.user, repo: c.repo, entryId: c.entryId, now: c.now });
+    }
+  }
+
+  /** One count: on the user's counter and on its UTC day. */
+  #count(
+    kind: "shown" | "read",
+    params: { user: string; repo: string; entryId: string; now: number },
+  ): void {
+    const day = dayOf(params.now);
+    if (kind === "shown") {
+      this.#shown.run(params);
+      this.#shownDay.run({ ...params, day });
+    } else {
+      this.#read.run(params);
+      this.#readDay.run({ ...params, day });
     }
   }
 

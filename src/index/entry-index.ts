@@ -18,7 +18,14 @@ import { entryText, type IndexDocument, indexDocument } from "../core/entry/inde
 import { evaluateContract } from "../core/entry/parse-contract.js";
 import { LoreError } from "../core/errors/lore-error.js";
 import { ContractLookup } from "./contract-lookup.js";
-import { type CounterRow, Counters, type CountKey, countingRepo, isBusy } from "./counters.js";
+import {
+  type CounterRow,
+  Counters,
+  type CountKey,
+  countingRepo,
+  type DayCount,
+  isBusy,
+} from "./counters.js";
 import { DraftRows } from "./draft-rows.js";
 import { EntryUsage, type UsageOptions, type UsageRecord } from "./entry-usage.js";
 import { migrate } from "./migrate.js";
@@ -819,9 +826,10 @@ export class EntryIndex {
    * @returns the number of counter rows dropped.
    */
   forgetUserCounters(user: string): number {
-    return this.transaction(
-      () => this.#db.prepare("DELETE FROM counters WHERE user = ?").run(user).changes,
-    );
+    return this.transaction(() => {
+      this.#db.prepare("DELETE FROM usage_days WHERE user = ?").run(user);
+      return this.#db.prepare("DELETE FROM counters WHERE user = ?").run(user).changes;
+    });
   }
 
   /**
@@ -840,6 +848,7 @@ export class EntryIndex {
       const files = this.forgetRepository(repo) + this.forgetRepository(`draft:${repo}`);
       this.#db.prepare("DELETE FROM drafts WHERE repo = ?").run(repo);
       this.#db.prepare("DELETE FROM counters WHERE repo = ?").run(repo);
+      this.#db.prepare("DELETE FROM usage_days WHERE repo = ?").run(repo);
       this.#db.prepare("DELETE FROM entry_ages WHERE repo = ?").run(repo);
       return files;
     });
@@ -1078,6 +1087,21 @@ export class EntryIndex {
       if (!isBusy(error)) throw error;
     }
     return this.#usage.usage(repo, options, this.#now());
+  }
+
+  /**
+   * Shown and read per UTC day of a repository (its entries and drafts), or of one entry
+   * of it, summed over users (migration 10; `GET …/knowledge/stats/daily`): only the days
+   * with a count, oldest first. Queued counts are written first (unless another writer
+   * holds the lock).
+   *
+   * @param repo - the index repository name (`owner/name`).
+   * @param from - the first day, `YYYY-MM-DD` UTC, included.
+   * @param to - the last day, included.
+   * @param entryId - one entry only; absent: the whole repository.
+   */
+  usageDays(repo: string, from: string, to: string, entryId?: string): DayCount[] {
+    return this.#counters.days(repo, from, to, entryId);
   }
 
   /**

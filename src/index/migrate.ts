@@ -10,6 +10,7 @@ import { MIGRATION_005 } from "./migrations/005-body-in-git.js";
 import { MIGRATION_006 } from "./migrations/006-drafts.js";
 import { migration007 } from "./migrations/007-entry-ages.js";
 import { MIGRATION_008 } from "./migrations/008-counters-by-repo.js";
+import { MIGRATION_010 } from "./migrations/010-usage-days.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
 
 /** One migration: SQL to run, or a step that runs statements itself (in the transaction). */
@@ -28,6 +29,8 @@ export const MIGRATIONS: readonly Migration[] = [
   MIGRATION_006,
   (db) => migration007(db),
   MIGRATION_008,
+  // 009 (receipts) comes before it once both are in.
+  MIGRATION_010,
 ];
 
 /** The schema version this build of Lore writes. */

@@ -1,7 +1,7 @@
 /**
  * The team server's shown/read counters and stats, rights-checked and edition-gated (seed
  * 004 "Интерфейс": `POST …/knowledge/shown`, `POST …/knowledge/entries/{id}/read`, `GET
- * …/knowledge/stats/me`, `…/stats/team` (Pro), `…/stats/dead` (Pro); «Платный вызов либо
+ * …/knowledge/stats/me`, `…/stats/team` (Pro), `…/stats/dead` (Pro), `…/stats/daily` (Pro); «Платный вызов либо
  * доступен целиком, либо отклоняется целиком»): the {@link StatsApi} the HTTP routes and
  * the `/mcp` `knowledge_stats` tool call, over the stats services and the index.
  *
@@ -13,6 +13,7 @@
 import type { Principal } from "../core/access/rights.js";
 import { type Edition, PAID_FEATURES, requireEdition } from "../core/editions/edition.js";
 import { resolveThresholds } from "../core/stats/dead-memory.js";
+import { resolveDays } from "../core/stats/usage-days.js";
 import { DEFAULT_SHOWN_RATE_LIMIT } from "../core/stats/usage-stats.js";
 import type { StatsApi } from "../http/stats-api.js";
 import type { EntryIndex } from "../index/entry-index.js";
@@ -20,6 +21,7 @@ import type { RepoRecord, ServerStore } from "../ports/server-store.js";
 import { authorizeRepo } from "../services/access/authorize.js";
 import { markRead } from "../services/stats/mark-read.js";
 import { markShown } from "../services/stats/mark-shown.js";
+import { reportDaily } from "../services/stats/usage-daily.js";
 import { reportDead, reportMe, reportTeam } from "../services/stats/usage-reports.js";
 
 /** What {@link createStatsApi} needs. */
@@ -80,6 +82,12 @@ export function createStatsApi(deps: ServerStatsDeps): StatsApi {
       const applied = resolveThresholds(thresholds);
       const repo = await readable(principal, fullName);
       return reportDead(deps.index, repo.fullName, applied, now());
+    },
+    async daily(principal, fullName, query) {
+      requireEdition(edition, PAID_FEATURES.stats_daily);
+      const days = resolveDays(query.days);
+      const repo = await readable(principal, fullName);
+      return reportDaily(deps.index, repo.fullName, days, now(), query.id);
     },
   };
 }

@@ -153,6 +153,7 @@ describe("PUT of a draft limit is the Max edition's", () => {
 const PAID = [
   ["team", "stats_team", "the team's stats", "сведение по команде"],
   ["dead", "stats_dead", "the dead-memory report", "разбор мёртвой памяти"],
+  ["daily", "stats_daily", "the daily usage report", "использование по дням"],
 ] as const;
 
 const stats = (repo: string, kind: string) => `/api/v1/repos/${repo}/knowledge/stats/${kind}`;

@@ -313,6 +313,7 @@ describe("GET /api/v1/openapi.json", () => {
       "/api/v1/repos/{owner}/{name}/knowledge/drafts/{id}",
       "/api/v1/repos/{owner}/{name}/knowledge/entries/{id}/read",
       "/api/v1/repos/{owner}/{name}/knowledge/shown",
+      "/api/v1/repos/{owner}/{name}/knowledge/stats/daily",
       "/api/v1/repos/{owner}/{name}/knowledge/stats/dead",
       "/api/v1/repos/{owner}/{name}/knowledge/stats/me",
       "/api/v1/repos/{owner}/{name}/knowledge/stats/team",

@@ -59,6 +59,14 @@ export const PAID_FEATURES = {
     method: "GET",
     path: "/api/v1/repos/{owner}/{name}/knowledge/stats/dead",
   },
+  stats_daily: {
+    name: "stats_daily",
+    edition: "pro",
+    en: "the daily usage report",
+    ru: "использование по дням",
+    method: "GET",
+    path: "/api/v1/repos/{owner}/{name}/knowledge/stats/daily",
+  },
   set_draft_limit: {
     name: "set_draft_limit",
     edition: "max",

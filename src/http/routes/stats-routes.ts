@@ -2,11 +2,13 @@
  * The shown/read counters and the stats reports over the REST API (seed 004 "Интерфейс"):
  * `POST /api/v1/repos/{owner}/{name}/knowledge/shown` (a batch of up to 256 ids, at most
  * `[server] shown_rate_limit` calls a minute per token), `POST …/knowledge/entries/{id}/read`,
- * `GET …/knowledge/stats/me`, `…/stats/team` (Pro) and `…/stats/dead` (Pro). The shapes are
+ * `GET …/knowledge/stats/me`, `…/stats/team` (Pro), `…/stats/dead` (Pro) and `…/stats/daily`
+ * (Pro: shown and read per UTC day, the web view's chart). The shapes are
  * the schemas of `core/stats/usage-stats-schema.ts` (one source with the MCP tool); rights,
  * the edition, the batch cap and the rate limit are checked by the {@link StatsApi}.
  */
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { DAILY_DAYS_DEFAULT, DAILY_DAYS_MAX } from "../../core/stats/usage-days.js";
 import type { DeadThresholds } from "../../core/stats/usage-stats.js";
 import {
   DEFAULT_MIN_AGE_DAYS,
@@ -180,6 +182,52 @@ const deadRoute = createRoute({
   },
 });
 
+const DailyQuerySchema = z.strictObject({
+  days: z
+    .string()
+    .optional()
+    .openapi({
+      description: `Whole days ${1}–${DAILY_DAYS_MAX} ending today (UTC); default ${DAILY_DAYS_DEFAULT}.`,
+      example: "30",
+    }),
+  id: z.string().min(1).max(128).optional().openapi({
+    description: "One entry's (or draft's) days only; absent: the whole repository's.",
+  }),
+});
+
+const DailyRowSchema = z
+  .object({
+    day: z.string().openapi({ description: "YYYY-MM-DD, UTC", example: "2026-12-01" }),
+    shown: z.number().int(),
+    read: z.number().int(),
+  })
+  .openapi("DailyRow");
+
+const DailyAnswerSchema = z
+  .object({
+    days: z.array(DailyRowSchema),
+    id: z.string().optional().openapi({ description: "The entry asked for, echoed" }),
+  })
+  .openapi("DailyAnswer");
+
+const dailyRoute = createRoute({
+  method: "get",
+  path: `${base}/stats/daily`,
+  summary: `Pro: shown and read per UTC day of the repository (its entries and drafts) or of one entry (\`id\`), summed over the team, over the last \`days\` days ending today (default ${DAILY_DAYS_DEFAULT}, at most ${DAILY_DAYS_MAX}): one row per day, zeros included, oldest first`,
+  security,
+  request: { params: RepoParamsSchema, query: DailyQuerySchema },
+  responses: {
+    200: json("`{days: [{day, shown, read}], id?}`", DailyAnswerSchema),
+    ...ERROR_RESPONSES,
+    400: json(
+      "Bad input: `invalid_input` (`days` out of range, `data.field: days`), `unknown_field` (a query parameter the route does not take)",
+      ErrorSchema,
+    ),
+    ...paid,
+    ...notFound,
+  },
+});
+
 /**
  * The thresholds of the query as numbers: a value that is not decimal digits becomes NaN,
  * which the service refuses (`invalid_input` naming the parameter) after the edition check.
@@ -194,7 +242,7 @@ function thresholdsOf(query: { min_shown?: string; min_age_days?: string }): Dea
 
 /**
  * Registers `POST …/knowledge/shown`, `POST …/knowledge/entries/{id}/read` and `GET
- * …/knowledge/stats/me|team|dead` (seed 004 "Интерфейс").
+ * …/knowledge/stats/me|team|dead|daily` (seed 004 "Интерфейс").
  *
  * @param app - the application.
  * @param stats - what the routes call (rights, edition, caps and limits are its checks).
@@ -237,5 +285,23 @@ export function registerStatsRoutes(app: OpenAPIHono<HttpEnv>, stats: StatsApi):
       );
     },
     strictHook(["min_shown", "min_age_days"]),
+  );
+  app.openapi(
+    dailyRoute,
+    async (c) => {
+      const query = c.req.valid("query");
+      const days =
+        query.days === undefined
+          ? undefined
+          : /^\d{1,9}$/.test(query.days)
+            ? Number(query.days)
+            : Number.NaN;
+      const answer = await stats.daily(c.get("principal"), repoOf(c.req.valid("param")), {
+        ...(days === undefined ? {} : { days }),
+        ...(query.id === undefined ? {} : { id: query.id }),
+      });
+      return c.json(answer, 200);
+    },
+    strictHook(["days", "id"]),
   );
 }
