@@ -38,7 +38,7 @@ function Page(props: { route: Route }) {
     case "usage":
       return <UsagePage owner={r.owner} name={r.name} />;
     case "dead":
-      return <DeadPage owner={r.owner} name={r.name} />;
+      return <DeadPage owner={r.owner} name={r.name} query={r.query} />;
     case "receipts":
       return <RepoReceiptsPage owner={r.owner} name={r.name} />;
     default:

@@ -9,24 +9,26 @@ export type Route =
   | { page: "repos" }
   | { page: "receipts-mine" }
   | {
-      page: "entries" | "drafts" | "pulls" | "usage" | "dead" | "receipts";
+      page: "entries" | "drafts" | "pulls" | "usage" | "receipts";
       owner: string;
       name: string;
     }
   | { page: "entry"; owner: string; name: string; id: string }
   | { page: "pull"; owner: string; name: string; number: number }
+  | { page: "dead"; owner: string; name: string; query: URLSearchParams }
   | { page: "not-found" };
 
-const REPO_PAGES = ["drafts", "pulls", "usage", "dead", "receipts"] as const;
+const REPO_PAGES = ["drafts", "pulls", "usage", "receipts"] as const;
 
 /**
  * Parses a location hash.
  *
- * @param hash - `location.hash`, e.g. `#/repos/acme/app/dead`.
+ * @param hash - `location.hash`, e.g. `#/repos/acme/app/dead?min_shown=1` (a query only
+ *   on the dead-memory page: its thresholds).
  */
 export function parseRoute(hash: string): Route {
-  const parts = hash
-    .replace(/^#\/?/, "")
+  const [path = "", search = ""] = hash.replace(/^#\/?/, "").split("?", 2);
+  const parts = path
     .split("/")
     .filter((p) => p !== "")
     .map((p) => {
@@ -43,6 +45,9 @@ export function parseRoute(hash: string): Route {
   const name = parts[2] as string;
   if (parts.length === 3) return { page: "entries", owner, name };
   const sub = parts[3] as string;
+  if (parts.length === 4 && sub === "dead") {
+    return { page: "dead", owner, name, query: new URLSearchParams(search) };
+  }
   if (parts.length === 4 && (REPO_PAGES as readonly string[]).includes(sub)) {
     return { page: sub as (typeof REPO_PAGES)[number], owner, name };
   }

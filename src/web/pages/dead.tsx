@@ -1,7 +1,8 @@
 /**
  * Dead memory (`GET …/knowledge/stats/dead?min_shown=&min_age_days=`, Pro): each row's
  * ailment, counts, age; the thresholds applied; sortable by every column (the header buttons,
- * `aria-sort`) and filterable by text and ailment; each row links to its entry.
+ * `aria-sort`) and filterable by text and ailment; each row links to its entry. The thresholds
+ * live in the address (`#/repos/o/n/dead?min_shown=5&min_age_days=14`), so a view can be shared.
  */
 import { useMemo, useState } from "preact/hooks";
 import { getJson, repoPath, type StatsRow } from "../api.js";
@@ -36,11 +37,21 @@ function compare(a: StatsRow, b: StatsRow, column: Column): number {
   return String(x ?? "").localeCompare(String(y ?? ""));
 }
 
+function whole(text: string | null, fallback: number): number {
+  return text !== null && /^\d+$/.test(text) ? Number(text) : fallback;
+}
+
 /** The dead-memory page. */
-export function DeadPage(props: { owner: string; name: string }) {
+export function DeadPage(props: { owner: string; name: string; query: URLSearchParams }) {
   const { owner, name } = props;
-  const [thresholds, setThresholds] = useState({ minShown: 10, minAgeDays: 30 });
-  const [draft, setDraft] = useState({ minShown: "10", minAgeDays: "30" });
+  const thresholds = {
+    minShown: whole(props.query.get("min_shown"), 10),
+    minAgeDays: whole(props.query.get("min_age_days"), 30),
+  };
+  const [draft, setDraft] = useState({
+    minShown: String(thresholds.minShown),
+    minAgeDays: String(thresholds.minAgeDays),
+  });
   const [state, reload] = useAsync(
     () =>
       getJson<DeadReport>(
@@ -72,9 +83,11 @@ export function DeadPage(props: { owner: string; name: string }) {
         class="toolbar"
         onSubmit={(e) => {
           e.preventDefault();
-          const minShown = Number(draft.minShown);
-          const minAgeDays = Number(draft.minAgeDays);
-          setThresholds({ minShown, minAgeDays });
+          const query = new URLSearchParams({
+            min_shown: draft.minShown.trim(),
+            min_age_days: draft.minAgeDays.trim(),
+          });
+          location.hash = `${repoHref(owner, name, "dead")}?${query}`;
         }}
       >
         <label for="min-shown">{t("minShown")}</label>
