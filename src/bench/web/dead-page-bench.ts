@@ -244,6 +244,7 @@ async function main(): Promise<void> {
           app: number;
           api: number;
           count: number;
+          deadMs: number;
         };
         const rows = kind === "dead" ? await page.locator("table.dead tbody tr").count() : 0;
         return { ms, bytes, rows };
