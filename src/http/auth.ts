@@ -18,6 +18,7 @@ import {
 import { refusal } from "./error-hook.js";
 import { queryHoldsToken } from "./git/git-credentials.js";
 import type { HttpEnv, ServerApi } from "./server-api.js";
+import { fromOwnOrigin } from "./web/same-origin.js";
 import { clearedSessionCookie } from "./web/session-cookie.js";
 
 /**
@@ -92,20 +93,7 @@ function checkForgery(
   host: string,
   session: WebSession,
 ): void {
-  const origin = header("origin");
-  if (origin !== undefined) {
-    let sameHost = false;
-    try {
-      sameHost = new URL(origin).host.toLowerCase() === host.toLowerCase();
-    } catch {
-      sameHost = false;
-    }
-    if (!sameHost) throw new LoreError("csrf_failed");
-  }
-  const site = header("sec-fetch-site");
-  if (site !== undefined && site !== "same-origin" && site !== "none") {
-    throw new LoreError("csrf_failed");
-  }
+  if (!fromOwnOrigin(header, host)) throw new LoreError("csrf_failed");
   if (!csrfMatches(header(CSRF_HEADER.toLowerCase()), session.csrf)) {
     throw new LoreError("csrf_failed");
   }

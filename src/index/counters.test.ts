@@ -97,3 +97,42 @@ describe("usage counters written after the answer", () => {
     expect(row).toMatchObject({ shown: 3, firstShownAt: 3000, lastShownAt: 5000 });
   });
 });
+
+describe("usage by day (migration 10)", () => {
+  const day = (iso: string) => Date.parse(iso);
+
+  it("the queued path and the durable one both count on the UTC day; drafts fold into their repository; another connection sees the flushed days", () => {
+    index.countShown("ann", [{ repo: "acme/app", id: ID1 }], day("2026-11-30T23:59:59.999Z"));
+    index.countShown("ann", [{ repo: "draft:acme/app", id: ID1 }], day("2026-12-01T00:00:00Z"));
+    index.recordRead("bob", { repo: "acme/app", id: ID1 }, day("2026-12-01T10:00:00Z"));
+    index.recordShown("bob", [{ repo: "acme/other", id: ID1 }], day("2026-12-01T10:00:00Z"));
+    expect(index.usageDays("acme/app", "2026-11-30", "2026-12-01")).toEqual([
+      { day: "2026-11-30", shown: 1, read: 0 },
+      { day: "2026-12-01", shown: 1, read: 1 },
+    ]);
+    expect(index.usageDays("acme/app", "2026-12-01", "2026-12-01", ID2)).toEqual([]);
+    expect(index.usageDays("acme/app", "2026-12-01", "2026-12-01", ID1)).toEqual([
+      { day: "2026-12-01", shown: 1, read: 1 },
+    ]);
+    const other = openIndex(file);
+    try {
+      expect(other.usageDays("acme/other", "2026-12-01", "2026-12-01")).toEqual([
+        { day: "2026-12-01", shown: 1, read: 0 },
+      ]);
+    } finally {
+      other.close();
+    }
+  });
+
+  it("a removed user's days and a removed repository's days go with their counters", () => {
+    const at = day("2026-12-01T10:00:00Z");
+    index.recordShown("ann", [{ repo: "acme/app", id: ID1 }], at);
+    index.recordShown("bob", [{ repo: "acme/app", id: ID1 }], at);
+    index.forgetUserCounters("ann");
+    expect(index.usageDays("acme/app", "2026-12-01", "2026-12-01")).toEqual([
+      { day: "2026-12-01", shown: 1, read: 0 },
+    ]);
+    index.forgetHostedRepository("acme/app");
+    expect(index.usageDays("acme/app", "2026-12-01", "2026-12-01")).toEqual([]);
+  });
+});

@@ -30,16 +30,18 @@ export interface CurlAnswer {
 /**
  * Runs one README line with real curl through `sh` against a test server: the README's
  * port 7377 becomes `port`, `env` is the whole environment (e.g. `LORE_TOKEN`), the status
- * is read from curl's `-w`.
+ * is read from curl's `-w`; `cwd` is where it runs (files it writes, e.g. a cookie jar).
  */
 export async function runReadmeCurl(
   line: string,
   port: string,
   env: Record<string, string>,
+  cwd?: string,
 ): Promise<CurlAnswer> {
   const command = `${line.replaceAll("127.0.0.1:7377", `127.0.0.1:${port}`)} -w '\\n%{http_code}'`;
   const { stdout } = await run("sh", ["-c", command], {
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
+    ...(cwd === undefined ? {} : { cwd }),
   });
   const at = stdout.lastIndexOf("\n");
   const text = stdout.slice(0, at);

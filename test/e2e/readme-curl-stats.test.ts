@@ -14,7 +14,7 @@ import { type ServedLore, startServe } from "./serve-lore.js";
 
 // The README's curl examples of "Shown and read counters, stats", run in order with real curl
 // against a real `lore serve` with a Pro test licence holding the README's example entries
-// (examples/knowledge/, as "Quick team set-up" pushes them); the two paid lines also against
+// (examples/knowledge/, as "Quick team set-up" pushes them); the three paid lines also against
 // one with no licence (Community): 402.
 
 const EXAMPLES = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "examples", "knowledge");
@@ -81,17 +81,18 @@ function curl(line: string, served: ServedLore = pro): Promise<CurlAnswer> {
 describe("the README's stats curl examples against a real lore serve", () => {
   it("has one example per shown, read and stats endpoint, each with the token", () => {
     const lines = readmeCurlLines("curl-examples-stats");
-    expect(lines).toHaveLength(5);
+    expect(lines).toHaveLength(6);
     expect(lines[0]).toContain("/knowledge/shown");
     expect(lines[1]).toContain(`/knowledge/entries/${ROLLBACK}/read`);
     expect(lines[2]).toContain("/knowledge/stats/me");
     expect(lines[3]).toContain("/knowledge/stats/team");
     expect(lines[4]).toContain("/knowledge/stats/dead?min_shown=1&min_age_days=0");
+    expect(lines[5]).toContain("/knowledge/stats/daily?days=7");
     for (const line of lines) expect(line).toContain("Authorization: Bearer $LORE_TOKEN");
   });
 
   it("run in order on Pro: two shown, one read, my counters and the team's exactly, the dead-memory report", async () => {
-    const [shown, read, me, team, dead] = readmeCurlLines("curl-examples-stats") as string[];
+    const [shown, read, me, team, dead, daily] = readmeCurlLines("curl-examples-stats") as string[];
     expect(await curl(shown as string)).toMatchObject({
       status: 200,
       body: { counted: 2, unknown: [] },
@@ -141,13 +142,21 @@ describe("the README's stats curl examples against a real lore serve", () => {
     expect(ailments.has(ROLLBACK)).toBe(false);
     expect([...ailments.values()].filter((a) => a === "never_shown")).toHaveLength(count - 3);
     expect(ailments.size).toBe(count - 1);
+    // The day's figures: two shown and one read today, zeros the six days before.
+    const days = await curl(daily as string);
+    expect(days.status).toBe(200);
+    const rows7 = (days.body as { days: { day: string; shown: number; read: number }[] }).days;
+    expect(rows7).toHaveLength(7);
+    expect(rows7[6]).toEqual({ day: new Date().toISOString().slice(0, 10), shown: 2, read: 1 });
+    expect(rows7.slice(0, 6).every((row) => row.shown === 0 && row.read === 0)).toBe(true);
   });
 
   it("the team and dead-memory lines answer 402 license_required on a Community server", async () => {
-    const [, , , team, dead] = readmeCurlLines("curl-examples-stats") as string[];
+    const [, , , team, dead, daily] = readmeCurlLines("curl-examples-stats") as string[];
     for (const [line, feature] of [
       [team, "stats_team"],
       [dead, "stats_dead"],
+      [daily, "stats_daily"],
     ] as const) {
       expect(await curl(line as string, community)).toMatchObject({
         status: 402,

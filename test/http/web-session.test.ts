@@ -116,6 +116,25 @@ describe("sign-in", () => {
     const notJson = await send("POST", SESSION, { headers: { "content-type": "text/plain" } });
     expect(notJson.status).toBe(400);
     expect(notJson.body.error.code).toBe("invalid_input");
+    // A plain form's body (text/plain holding JSON) signs nobody in.
+    const form = await fetch(`${team.base}${SESSION}`, {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: JSON.stringify({ token: team.tokens.anna }),
+    });
+    expect(form.status).toBe(400);
+    expect(form.headers.get("set-cookie")).toBeNull();
+    // Another site's page cannot sign the browser in (into its own account).
+    const forgedHeaders: Record<string, string>[] = [
+      { origin: "http://localhost:9999" },
+      { "sec-fetch-site": "cross-site" },
+    ];
+    for (const headers of forgedHeaders) {
+      const forged = await send("POST", SESSION, { body: { token: team.tokens.anna }, headers });
+      expect(forged.status).toBe(403);
+      expect(forged.body.error.code).toBe("csrf_failed");
+      expect(forged.headers.get("set-cookie")).toBeNull();
+    }
   });
 
   it("a token that ends in an hour gives a session that ends with it; an expired token signs nobody in", async () => {

@@ -11,6 +11,7 @@ import { isLoreError, LoreError } from "../../core/errors/lore-error.js";
 import { SignInLimit } from "../../core/web/sign-in-limit.js";
 import type { WebSession } from "../../services/web/web-session.js";
 import type { HttpEnv } from "../server-api.js";
+import { fromOwnOrigin } from "./same-origin.js";
 import { clearSessionCookie, setSessionCookie } from "./session-cookie.js";
 import type { WebSessionsApi } from "./web-sessions-api.js";
 
@@ -75,7 +76,8 @@ function addressOf(c: Context<HttpEnv>): string {
 
 /**
  * Registers the three session routes. `POST` runs without a token (it checks the one it
- * is given); `GET` and `DELETE` run behind the auth middleware, which resolves the cookie
+ * is given; from another site's page, 403 `csrf_failed`; a body that is not
+ * `application/json`, 400 `invalid_input`); `GET` and `DELETE` run behind the auth middleware, which resolves the cookie
  * (401 `session_expired` for a dead one) and checks the anti-forgery token of `DELETE`.
  *
  * @param app - the application.
@@ -102,6 +104,17 @@ export function registerSessionRoutes(
         },
         { data: { retry_after: wait, limit: limit.limit } },
       );
+    }
+    // No signing a browser in from another site (into the other site's account), and no
+    // plain HTML form: a form cannot send application/json.
+    const host = c.req.header("host") ?? new URL(c.req.url).host;
+    if (!fromOwnOrigin((name) => c.req.header(name), host)) throw new LoreError("csrf_failed");
+    const type = c.req.header("content-type") ?? "";
+    if (!/^application\/json\s*(;|$)/i.test(type)) {
+      throw new LoreError("invalid_input", {
+        reason: "send the body as JSON with Content-Type: application/json",
+        reason_ru: "отправьте тело как JSON с Content-Type: application/json",
+      });
     }
     const token = await tokenOfBody(c);
     let session: Awaited<ReturnType<WebSessionsApi["open"]>>;
