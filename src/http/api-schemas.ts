@@ -56,6 +56,20 @@ export const KnowledgeItemSchema = z
     contract: entryRecordShape.contract,
     reachable: entryRecordShape.reachable,
     unmet_mechanisms: entryRecordShape.unmet_mechanisms,
+    diagnostics: z
+      .array(
+        z.object({
+          code: z.string().openapi({ example: "unknown_mechanism" }),
+          severity: z.enum(["error", "warning", "info"]),
+          line: z.number().int().optional(),
+          message: z.string(),
+          message_ru: z.string(),
+        }),
+      )
+      .openapi({
+        description:
+          "The diagnostics of the file's last parse (warnings and notes; a file with an error is skipped and has no record).",
+      }),
     draft: entryRecordShape.draft,
     branch: entryRecordShape.branch,
   })

@@ -4,6 +4,7 @@
  * контрактом и признаком достижимости»; «Тела записи в указателе нет»): every stored entry of
  * one repository with its contract and reachability, never its body.
  */
+import type { Diagnostic } from "../core/entry/diagnostic.js";
 import type { ContractClause, Origin } from "../core/entry/entry.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
 
@@ -23,6 +24,8 @@ export interface KnowledgeRecord {
   reachable: boolean;
   /** Mechanisms the entry declares that this version does not know. */
   unmetMechanisms: string[];
+  /** The file's report of its last parse (warnings and notes; a file with an error has no entry). */
+  diagnostics: Diagnostic[];
   /**
    * The branch of a draft of the repository (seed 004: drafts are visible at once, marked);
    * absent for a file's entry. A draft's `path` is its future file, `blobSha` the git blob
@@ -41,6 +44,7 @@ type Row = {
   contract: string;
   reachable: number;
   unmetMechanisms: string;
+  report: string;
   isDraft: number;
   draftBranch: string | null;
 };
@@ -55,7 +59,7 @@ export class KnowledgeListing {
     // drafts are its source `draft:<repo>`, their branch read from `drafts`.
     this.#list = db.prepare(
       `SELECT e.id, f.path, f.blob_sha AS blobSha, e.origin, e.summary, e.links, e.contract,
-         e.reachable, e.unmet_mechanisms AS unmetMechanisms, f.repo <> @repo AS isDraft,
+         e.reachable, e.unmet_mechanisms AS unmetMechanisms, f.report, f.repo <> @repo AS isDraft,
          d.branch AS draftBranch
        FROM entries e JOIN files f USING (file_id)
        LEFT JOIN drafts d ON f.repo = 'draft:' || @repo AND d.repo = @repo AND d.id = e.id
@@ -82,6 +86,7 @@ export class KnowledgeListing {
       contract: JSON.parse(row.contract) as ContractClause[],
       reachable: row.reachable === 1,
       unmetMechanisms: JSON.parse(row.unmetMechanisms) as string[],
+      diagnostics: JSON.parse(row.report) as Diagnostic[],
       ...(row.isDraft === 1 ? { draftBranch: row.draftBranch ?? "" } : {}),
     }));
   }

@@ -103,6 +103,7 @@ describe("GET /api/v1/repos/{owner}/{name}/knowledge", () => {
       [
         "blob_sha",
         "contract",
+        "diagnostics",
         "id",
         "links",
         "origin",
@@ -119,6 +120,7 @@ describe("GET /api/v1/repos/{owner}/{name}/knowledge", () => {
       summary: "Entry of acme/private",
       reachable: true,
       unmet_mechanisms: [],
+      diagnostics: [],
       contract: [{ mechanism: "on_query", params: { words: [MATRIX_WORD] } }],
     });
     expect(item.blob_sha).toMatch(/^[0-9a-f]{40}$/);

@@ -23,12 +23,26 @@ export interface KnowledgeItem {
   reachable: boolean;
   unmet_mechanisms: string[];
   /**
+   * The diagnostics of the file's last parse (warnings and notes: a file with an error is
+   * skipped and has no record), each `{code, severity, line?, message, message_ru}`.
+   */
+  diagnostics: ListedDiagnostic[];
+  /**
    * `true` for a draft of the repository (seed 004: visible at once, marked unverified):
    * `path` is its future file, `blob_sha` the blob name of its future text.
    */
   draft?: true;
   /** The branch a draft was written on; only with `draft`. */
   branch?: string;
+}
+
+/** One diagnostic of a listed record: its stable code, severity, line, both messages. */
+export interface ListedDiagnostic {
+  code: string;
+  severity: "error" | "warning" | "info";
+  line?: number;
+  message: string;
+  message_ru: string;
 }
 
 /** The listing: every item, and `partial: "truncated"` only when the cap cut it. */
@@ -40,7 +54,8 @@ export interface KnowledgeListingAnswer {
 const listings = new WeakMap<EntryIndex, KnowledgeListing>();
 
 /**
- * Every index record of one repository — contract, `reachable`, `unmet_mechanisms`, path,
+ * Every index record of one repository — contract, `reachable`, `unmet_mechanisms`, the
+ * last parse's `diagnostics`, path,
  * blob sha, origin, summary, id, links; no body — and its drafts the same way, marked
  * `draft: true` with their `branch` (seed 004), ordered by path, whole, no paging. Past
  * `cap` records the answer holds the first `cap` and `partial: "truncated"`; a complete
@@ -72,6 +87,13 @@ export function listKnowledge(
       contract: row.contract,
       reachable: row.reachable,
       unmet_mechanisms: row.unmetMechanisms,
+      diagnostics: row.diagnostics.map((d) => ({
+        code: d.code,
+        severity: d.severity,
+        ...(d.line === undefined ? {} : { line: d.line }),
+        message: d.message.en,
+        message_ru: d.message.ru,
+      })),
     };
     if (row.draftBranch !== undefined) {
       item.draft = true;
