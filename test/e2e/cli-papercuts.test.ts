@@ -285,12 +285,12 @@ describe("help texts, did you mean, localized option errors", () => {
     for (const command of COMMANDS) expect(help.stdout).toContain(`  ${command.name} `);
   });
 
-  it("lore mcp --help names all 22 tools; lore serve --help says it serves the twelve", async () => {
+  it("lore mcp --help names all 23 tools; lore serve --help says it serves the thirteen", async () => {
     const mcp = (await lore(["mcp", "--help"])).stdout;
     const snapshots = readdirSync(join(ROOT, "src", "mcp", "__toolsnaps__"))
       .filter((f) => f.endsWith(".snap"))
       .map((f) => f.replace(/\.snap$/, ""));
-    expect(snapshots).toHaveLength(22);
+    expect(snapshots).toHaveLength(23);
     for (const tool of snapshots) expect(mcp).toMatch(new RegExp(`\\b${tool}\\b`));
     const serve = (await lore(["serve", "--help"])).stdout;
     for (const tool of [
@@ -302,6 +302,7 @@ describe("help texts, did you mean, localized option errors", () => {
       "knowledge_discard",
       "knowledge_deliver",
       "knowledge_stats",
+      "knowledge_receipts",
       "knowledge_read_file",
       "knowledge_write_file",
       "knowledge_route_context",

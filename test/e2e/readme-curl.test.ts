@@ -112,11 +112,11 @@ describe("the README's curl examples against a real lore serve", () => {
     expect(answer.body).toMatchObject({ openapi: "3.1.0" });
   });
 
-  it("tools/list answers 200 with the twelve tools (entry, root, draft and stats tools), no initialize first", async () => {
+  it("tools/list answers 200 with the thirteen tools (entry, root, draft, stats and receipts tools), no initialize first", async () => {
     const answer = await curl(readmeCurlLines("curl-examples")[6] ?? "");
     expect(answer.status).toBe(200);
     const tools = (answer.body as { result: { tools: { name: string }[] } }).result.tools;
-    expect(tools.map((t) => t.name)).toHaveLength(12);
+    expect(tools.map((t) => t.name)).toHaveLength(13);
     expect(tools.map((t) => t.name)).toContain("knowledge_stats");
     expect(tools.map((t) => t.name)).toContain("knowledge_recall");
   });

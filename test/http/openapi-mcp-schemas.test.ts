@@ -81,9 +81,10 @@ describe("the REST listing item and the MCP open output: one schema", () => {
         openSchema.required?.includes(field),
       );
     }
-    // The listing adds the blob's sha and never the body; open adds repo and body.
+    // The listing adds the blob's sha and the last parse's diagnostics, never the body; open
+    // adds repo and body.
     expect(Object.keys(component.properties ?? {}).sort()).toEqual(
-      [...ENTRY_RECORD_FIELDS, "blob_sha"].sort(),
+      [...ENTRY_RECORD_FIELDS, "blob_sha", "diagnostics"].sort(),
     );
     expect(openSchema.properties?.body).toBeDefined();
   });

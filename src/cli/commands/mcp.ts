@@ -77,6 +77,7 @@ export const mcpCommand: Command = {
     "  drafts           knowledge_draft, knowledge_drafts, knowledge_discard, knowledge_deliver",
     "                   (local index of this repository, or the team server of [server] url)",
     "  stats            knowledge_stats (me; team and dead with a Pro licence; local index)",
+    "  receipts         knowledge_receipts (what each recall surfaced and why; local index)",
     "  knowledge roots  knowledge_read_file, knowledge_write_file, knowledge_route_context,",
     "                   knowledge_status",
     "  with [wiki] shared: knowledge_search, knowledge_get, knowledge_suggest_promote,",

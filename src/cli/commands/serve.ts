@@ -23,6 +23,7 @@ export const serveCommand: Command = {
     "the draft tools knowledge_draft, knowledge_drafts, knowledge_discard, knowledge_deliver",
     "(on the hosted repositories, with the caller's rights; repo and branch are needed),",
     "knowledge_stats (shown/read counters: me; team and dead with a Pro licence; repo needed),",
+    "knowledge_receipts (the caller's own load receipts: what each recall surfaced and why),",
     "and for site admins the knowledge-root tools knowledge_read_file, knowledge_write_file,",
     "knowledge_route_context, knowledge_status. The federation tools (wikis, projects, tasks)",
     "are served by `lore mcp` (stdio) only. Every route but /healthz needs a token:",
