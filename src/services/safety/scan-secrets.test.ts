@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { lookAlikes, secretShapes } from "../../../test/helpers/secret-shapes.js";
 import { isLoreError } from "../../core/errors/lore-error.js";
-import { refuseSecrets, scanSecrets } from "./scan-secrets.js";
+import { refuseSecrets, scanSecrets, scanSecretsMany } from "./scan-secrets.js";
 
 describe("scanSecrets: credential shapes are found", () => {
   it("the table holds at least 20 shapes", () => {
@@ -64,5 +64,32 @@ describe("refuseSecrets", () => {
     expect([...new Set(findings.map((f) => f.line))]).toEqual([1, 3]);
     const keys = findings.map((f) => `${f.line} ${f.rule}`);
     expect(new Set(keys).size).toBe(keys.length);
+  });
+});
+
+describe("scanSecretsMany (one pass for a push's files)", () => {
+  it("finds per file what scanSecrets finds, lines counted within each file", async () => {
+    const texts = [
+      ...secretShapes().map((shape) => `# Notes\n\n${shape.text}\n`),
+      ...lookAlikes().map((look) => `# Notes\n\n${look.text}\n`),
+    ].filter((text) => !text.includes('"type": "service_account"')); // whole-JSON rule: see the doc
+    const many = await scanSecretsMany(texts);
+    const one = await Promise.all(texts.map((text) => scanSecrets(text)));
+    expect(many).toEqual(one);
+  });
+
+  it("a disable block left open in one file does not hide the next file's secret", async () => {
+    const token = secretShapes().find((s) => s.name === "GitHub classic token")?.text ?? "";
+    const [first, second] = await scanSecretsMany([
+      "<!-- secretlint-disable -->\nexample text\n",
+      `line\n${token}\n`,
+    ]);
+    expect(first).toEqual([]);
+    expect(second?.map((f) => f.line)).toContain(2);
+  });
+
+  it("empty input gives empty lists", async () => {
+    expect(await scanSecretsMany([])).toEqual([]);
+    expect(await scanSecretsMany(["", " \n"])).toEqual([[], []]);
   });
 });
