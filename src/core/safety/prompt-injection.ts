@@ -74,9 +74,18 @@ const RU_TARGET = W(
   "https?://\\S+|[\\w.+-]+@[\\w-]+\\.[\\w.-]+|(?:этот|этому|следующий|следующему|мой|мою|наш)\\s+(?:адрес\\p{L}*|url|сервер\\p{L}*|ящик\\p{L}*|почт\\p{L}*|вебхук\\p{L}*)",
 );
 
-const PATTERNS: readonly { kind: InjectionFinding["kind"]; re: RegExp }[] = [
+// Each pattern runs only when its gates (plain word tests, cheap) all match: most texts
+// hold none of the words, and the patterns' gaps and Unicode classes are costly to run at
+// every position of a 64 KB file.
+const EN_DATA_GATE =
+  /secret|credential|token|key|passw|env|conversation|chat|system|data|files|information|details/i;
+const RU_DATA_GATE =
+  /секрет|токен|ключ|парол|учётн|учетн|окружени|\.env|истори|переписк|системн|данн|файл/i;
+
+const PATTERNS: readonly { kind: InjectionFinding["kind"]; gates: RegExp[]; re: RegExp }[] = [
   {
     kind: "override",
+    gates: [/previous|prior|earlier|above|preceding|original|former/i],
     re: new RegExp(
       `\\b${EN_OVERRIDE_VERB}\\s+(?:(?:all|any|the|your|of\\s+the|everything)\\s+){0,3}${EN_EARLIER}\\s+(?:\\w+\\s+)?${EN_ORDERS}\\b`,
       "giu",
@@ -84,6 +93,7 @@ const PATTERNS: readonly { kind: InjectionFinding["kind"]; re: RegExp }[] = [
   },
   {
     kind: "override",
+    gates: [/system|developer/i],
     re: new RegExp(
       `\\b(?:ignore|disregard|forget|override|bypass|reveal|print|leak)\\s+(?:the\\s+|your\\s+|any\\s+)?${EN_SYSTEM}\\b`,
       "giu",
@@ -91,6 +101,7 @@ const PATTERNS: readonly { kind: InjectionFinding["kind"]; re: RegExp }[] = [
   },
   {
     kind: "exfiltrate",
+    gates: [/https?:\/\/|@|address|url|endpoint|server|webhook|e-?mail|inbox|host/i, EN_DATA_GATE],
     re: new RegExp(
       `\\b${EN_SEND}${GAP}\\s+(?:\\S*[/.])?${EN_DATA}${GAP}\\s+(?:to|into|at)\\s+${EN_TARGET}`,
       "giu",
@@ -98,6 +109,7 @@ const PATTERNS: readonly { kind: InjectionFinding["kind"]; re: RegExp }[] = [
   },
   {
     kind: "override",
+    gates: [/предыдущ|прежн|прошл|ранее|вышеуказ|первоначал/i],
     re: new RegExp(
       `(?<![\\p{L}])${RU_OVERRIDE_VERB}\\s+(?:(?:все|всё|эти|свои|твои|ваши)\\s+)?${RU_EARLIER}\\s+(?:\\p{L}+\\s+)?${RU_ORDERS}`,
       "giu",
@@ -105,6 +117,7 @@ const PATTERNS: readonly { kind: InjectionFinding["kind"]; re: RegExp }[] = [
   },
   {
     kind: "override",
+    gates: [/системн/i],
     re: new RegExp(
       `(?<![\\p{L}])(?:${RU_OVERRIDE_VERB}|обойди(?:те)?|раскрой(?:те)?|покажи(?:те)?)\\s+(?:свой\\s+|свою\\s+|твой\\s+)?${RU_SYSTEM}`,
       "giu",
@@ -112,6 +125,7 @@ const PATTERNS: readonly { kind: InjectionFinding["kind"]; re: RegExp }[] = [
   },
   {
     kind: "exfiltrate",
+    gates: [/https?:\/\/|@|адрес|url|сервер|ящик|почт|вебхук/i, RU_DATA_GATE],
     re: new RegExp(
       `(?<![\\p{L}])${RU_SEND}${GAP}\\s+${RU_DATA}${GAP}\\s+(?:на|по\\s+адресу|в|во|к)\\s+(?:(?:адрес|почту|ящик)\\s+)?${RU_TARGET}`,
       "giu",
@@ -142,7 +156,8 @@ export function findPromptInjection(text: string): InjectionFinding[] {
     }
     return lo + 1;
   };
-  for (const { kind, re } of PATTERNS) {
+  for (const { kind, gates, re } of PATTERNS) {
+    if (!gates.every((gate) => gate.test(text))) continue;
     for (const match of text.matchAll(re)) {
       const line = lineOf(match.index ?? 0);
       found.set(`${line} ${kind}`, { line, kind });
