@@ -79,13 +79,17 @@ const RU_TARGET = W(
 // every position of a 64 KB file.
 const EN_DATA_GATE =
   /secret|credential|token|key|passw|env|conversation|chat|system|data|files|information|details/i;
+const RU_OVERRIDE_GATE = /игнор|забуд|отбрось|не\s+(?:обращ|слуш|след|выполн)/i;
 const RU_DATA_GATE =
   /секрет|токен|ключ|парол|учётн|учетн|окружени|\.env|истори|переписк|системн|данн|файл/i;
 
 const PATTERNS: readonly { kind: InjectionFinding["kind"]; gates: RegExp[]; re: RegExp }[] = [
   {
     kind: "override",
-    gates: [/previous|prior|earlier|above|preceding|original|former/i],
+    gates: [
+      /ignore|disregard|forget|override|skip|drop|abandon/i,
+      /previous|prior|earlier|above|preceding|original|former/i,
+    ],
     re: new RegExp(
       `\\b${EN_OVERRIDE_VERB}\\s+(?:(?:all|any|the|your|of\\s+the|everything)\\s+){0,3}${EN_EARLIER}\\s+(?:\\w+\\s+)?${EN_ORDERS}\\b`,
       "giu",
@@ -93,7 +97,7 @@ const PATTERNS: readonly { kind: InjectionFinding["kind"]; gates: RegExp[]; re: 
   },
   {
     kind: "override",
-    gates: [/system|developer/i],
+    gates: [/ignore|disregard|forget|override|bypass|reveal|print|leak/i, /system|developer/i],
     re: new RegExp(
       `\\b(?:ignore|disregard|forget|override|bypass|reveal|print|leak)\\s+(?:the\\s+|your\\s+|any\\s+)?${EN_SYSTEM}\\b`,
       "giu",
@@ -101,7 +105,11 @@ const PATTERNS: readonly { kind: InjectionFinding["kind"]; gates: RegExp[]; re: 
   },
   {
     kind: "exfiltrate",
-    gates: [/https?:\/\/|@|address|url|endpoint|server|webhook|e-?mail|inbox|host/i, EN_DATA_GATE],
+    gates: [
+      /send|post|upload|forward|transmit|exfiltrate|leak|mail|copy|pipe|curl/i,
+      /https?:\/\/|@|address|url|endpoint|server|webhook|e-?mail|inbox|host/i,
+      EN_DATA_GATE,
+    ],
     re: new RegExp(
       `\\b${EN_SEND}${GAP}\\s+(?:\\S*[/.])?${EN_DATA}${GAP}\\s+(?:to|into|at)\\s+${EN_TARGET}`,
       "giu",
@@ -109,7 +117,7 @@ const PATTERNS: readonly { kind: InjectionFinding["kind"]; gates: RegExp[]; re: 
   },
   {
     kind: "override",
-    gates: [/предыдущ|прежн|прошл|ранее|вышеуказ|первоначал/i],
+    gates: [RU_OVERRIDE_GATE, /предыдущ|прежн|прошл|ранее|вышеуказ|первоначал/i],
     re: new RegExp(
       `(?<![\\p{L}])${RU_OVERRIDE_VERB}\\s+(?:(?:все|всё|эти|свои|твои|ваши)\\s+)?${RU_EARLIER}\\s+(?:\\p{L}+\\s+)?${RU_ORDERS}`,
       "giu",
@@ -117,7 +125,10 @@ const PATTERNS: readonly { kind: InjectionFinding["kind"]; gates: RegExp[]; re: 
   },
   {
     kind: "override",
-    gates: [/системн/i],
+    gates: [
+      /игнор|забуд|отбрось|не\s+(?:обращ|слуш|след|выполн)|обойди|раскрой|покажи/i,
+      /системн/i,
+    ],
     re: new RegExp(
       `(?<![\\p{L}])(?:${RU_OVERRIDE_VERB}|обойди(?:те)?|раскрой(?:те)?|покажи(?:те)?)\\s+(?:свой\\s+|свою\\s+|твой\\s+)?${RU_SYSTEM}`,
       "giu",
@@ -125,7 +136,11 @@ const PATTERNS: readonly { kind: InjectionFinding["kind"]; gates: RegExp[]; re: 
   },
   {
     kind: "exfiltrate",
-    gates: [/https?:\/\/|@|адрес|url|сервер|ящик|почт|вебхук/i, RU_DATA_GATE],
+    gates: [
+      /отправь|перешли|передай|загрузи|выгрузи|слей|скопируй|вышли/i,
+      /https?:\/\/|@|адрес|url|сервер|ящик|почт|вебхук/i,
+      RU_DATA_GATE,
+    ],
     re: new RegExp(
       `(?<![\\p{L}])${RU_SEND}${GAP}\\s+${RU_DATA}${GAP}\\s+(?:на|по\\s+адресу|в|во|к)\\s+(?:(?:адрес|почту|ящик)\\s+)?${RU_TARGET}`,
       "giu",
