@@ -190,7 +190,7 @@ describe("lore serve: REST and /mcp drafts", () => {
     expect(text).not.toContain("AKIA");
     const listed = await fetch(`${base()}${DRAFTS}`, { headers: served.headers });
     expect(listed.status).toBe(200);
-    expect((await listed.json()).items).toEqual([]);
+    expect(((await listed.json()) as { items: unknown[] }).items).toEqual([]);
   });
 
   it("knowledge_draft on the server's /mcp is an isError result with the code", async () => {
@@ -217,6 +217,6 @@ describe("lore serve: REST and /mcp drafts", () => {
       await client.close();
     }
     const listed = await fetch(`${base()}${DRAFTS}`, { headers: served.headers });
-    expect((await listed.json()).items).toEqual([]);
+    expect(((await listed.json()) as { items: unknown[] }).items).toEqual([]);
   });
 });
