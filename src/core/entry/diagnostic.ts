@@ -42,6 +42,9 @@ export const DIAGNOSTIC_CODES = {
   bom_removed: "info",
   // another source (repository or knowledge root) holds the same id: both are kept
   id_clash: "info",
+  // the secret guard's remarks of the push report, for review: the entry is kept as is
+  possible_secret: "info",
+  possible_prompt_injection: "info",
 } as const;
 
 /** One diagnostic code from {@link DIAGNOSTIC_CODES}. */
@@ -199,6 +202,14 @@ const TEMPLATES: Record<DiagnosticCode, LocalizedText> = {
   bom_removed: {
     en: "a UTF-8 byte order mark was ignored",
     ru: "метка порядка байтов UTF-8 проигнорирована",
+  },
+  possible_secret: {
+    en: "possible secret ({rule}); the push is accepted — remove it and rotate the credential, or mark an example with a secretlint-disable-line comment",
+    ru: "возможно, секрет ({rule}); отправка принята — уберите его и смените учётные данные или пометьте пример комментарием secretlint-disable-line",
+  },
+  possible_prompt_injection: {
+    en: "possible prompt injection: the text tells the model to {what}; review it (the push is accepted)",
+    ru: "возможная инъекция в промпт: текст велит модели {what_ru}; проверьте его (отправка принята)",
   },
 };
 

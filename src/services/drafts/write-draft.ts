@@ -10,6 +10,7 @@ import type { EntryIndex } from "../../index/entry-index.js";
 import { gitBlobSha } from "../indexing/index-folder.js";
 import { writeWhenFree } from "../indexing/write-when-free.js";
 import { mintEntryId } from "../knowledge/mint-entry-id.js";
+import { refuseSecrets } from "../safety/scan-secrets.js";
 
 /** What {@link writeDraft} needs. */
 export interface DraftDeps {
@@ -29,7 +30,8 @@ export interface DraftDeps {
 /**
  * Writes a draft (seed 004, "Как знание выходит наружу": `POST …/knowledge/drafts`,
  * `knowledge_draft`, `lore draft add`): builds its future file (`buildDraft`: strict parse,
- * id assigned when absent, the 64 KB limit), then in ONE index transaction checks the id is
+ * id assigned when absent, the 64 KB limit), scans that file for credentials (the secret
+ * guard, `services/safety/scan-secrets.ts`: a hit refuses before anything is stored), then in ONE index transaction checks the id is
  * free in the repository (no file entry of `repo`, no draft of it) and the author holds
  * fewer drafts than their limit, and stores the draft with its entry under
  * `draft:<repo>` so recall, search and open see it at once.
@@ -49,8 +51,9 @@ export interface DraftDeps {
  * @throws LoreError `invalid_input` (bad branch name, an input of neither form),
  *   `unknown_field` (`data: {field, nearest?}`: a key of neither input form),
  *   `invalid_entry` (`data.diagnostics`), `draft_too_large` (`data: {size, limit}`),
- *   `draft_id_taken` (`data: {id, path, repo}`) and `draft_limit_reached`
- *   (`data: {author, count, limit}`).
+ *   `draft_id_taken` (`data: {id, path, repo}`), `draft_limit_reached`
+ *   (`data: {author, count, limit}`) and `secret_detected` (`data: {line, rule}`: the line of
+ *   the draft's file as it would be delivered).
  */
 export async function writeDraft(
   deps: DraftDeps,
@@ -58,6 +61,7 @@ export async function writeDraft(
 ): Promise<DraftRecord> {
   const { index } = deps;
   const built = buildDraft(args.input, deps.mintId ?? mintEntryId);
+  await refuseSecrets(built.text);
   const limit = await deps.limitFor(args.author);
   const draft: DraftRecord = {
     id: built.id,

@@ -2,6 +2,7 @@ import { isLoreError, LoreError } from "../../core/errors/lore-error.js";
 import { slugify } from "../../core/roots/hot-sections.js";
 import { appendStatusRow, parseStatusMd } from "../../core/wiki/tasks-status.js";
 import type { Backend } from "../../ports/forge.js";
+import { refuseSecrets } from "../safety/scan-secrets.js";
 import { TASKS_STATUS_PATH } from "./sync.js";
 
 /** Longest task slug, characters (before a `-2` … suffix). */
@@ -60,7 +61,9 @@ function titleOf(body: string): string {
  * @param deps - see {@link CreateTaskDeps}.
  * @param input - see {@link CreateTaskInput}.
  * @returns what was made.
- * @throws LoreError `invalid_input` (empty body or project), `forge_not_found`,
+ * @throws LoreError `invalid_input` (empty body or project), `secret_detected` (`data:
+ *   {line, rule}`, a line of the body: the secret guard scans it before any commit),
+ *   `forge_not_found`,
  *   `forge_conflict` (STATUS.md kept changing), `forge_unauthorized`, `forge_unavailable`,
  *   `forge_failed`, `git_failed`.
  */
@@ -76,6 +79,7 @@ export async function createTask(
       reason_ru: "target_project и body не должны быть пустыми",
     });
   }
+  await refuseSecrets(body);
   const { forge, owner } = deps;
   const title = titleOf(body);
   const base = slugify(title).slice(0, SLUG_CHARS).replace(/-+$/, "") || "task";

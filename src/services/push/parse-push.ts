@@ -1,4 +1,4 @@
-import { makeDiagnostic } from "../../core/entry/diagnostic.js";
+import { type Diagnostic, makeDiagnostic } from "../../core/entry/diagnostic.js";
 import { LIMITS, type ParseResult } from "../../core/entry/entry.js";
 import {
   type BatchEntry,
@@ -13,6 +13,7 @@ import type { KnowledgeChange } from "../../core/push/knowledge-changes.js";
 import { capReport } from "../../core/push/report-cap.js";
 import type { PushRepo } from "../../ports/push-repo.js";
 import { comparePaths } from "../indexing/duplicate-ids.js";
+import { scanPushFiles } from "./scan-push.js";
 
 /** The part of the index a push's parse reads: who holds an id (see `EntryIndex.idOwners`). */
 export interface IdOwnerLookup {
@@ -49,7 +50,9 @@ export interface PushParse {
  * file over 64 KB reported `file_too_large` unread, a file whose name is not UTF-8 reported
  * `file_name_not_utf8` unread, batches of at most 10 MB ("Пределы"), duplicate ids judged
  * within the push and against the repository's other entries in the index (an id held by a
- * file this push deletes or renames is free). Writes nothing.
+ * file this push deletes or renames is free). The files read are also scanned by the secret
+ * guard (`scan-push.ts`: `possible_secret`, `possible_prompt_injection` remarks, never a
+ * refusal). Writes nothing.
  *
  * @param repo - the repository (in `pre-receive`: read with the hook's environment).
  * @param index - the index to judge duplicate ids against; `undefined` when there is none.
@@ -115,6 +118,8 @@ export async function parsePushChanges(
     for (const entry of batch.entries) taken.set(entry.parsed.entry.id, entry.path);
   };
 
+  // The secret guard's remarks by path (scan-push.ts), merged into the report below.
+  const remarks = new Map<string, Diagnostic[]>();
   let batch: BatchFile[] = [];
   let bytes = 0;
   let position = 0;
@@ -122,6 +127,7 @@ export async function parsePushChanges(
     const change = toRead[position++];
     if (change === undefined || change.sha !== sha) continue;
     if (batch.length > 0 && bytes + content.byteLength > LIMITS.batchBytes) {
+      await scanPushFiles(batch, remarks);
       parseOne(batch);
       batch = [];
       bytes = 0;
@@ -129,7 +135,10 @@ export async function parsePushChanges(
     batch.push({ path: change.path, bytes: content });
     bytes += content.byteLength;
   }
-  if (batch.length > 0) parseOne(batch);
+  if (batch.length > 0) {
+    await scanPushFiles(batch, remarks);
+    parseOne(batch);
+  }
 
   // One list in path order, entries and skipped files mixed, as the author reads a tree.
   const files: ReportFile[] = [
@@ -139,7 +148,12 @@ export async function parsePushChanges(
       unmetMechanisms: parsed.unmetMechanisms,
     })),
     ...skipped,
-  ].sort((a, b) => comparePaths(a.path, b.path));
+  ]
+    .map((file) => {
+      const more = remarks.get(file.path);
+      return more === undefined ? file : { ...file, diagnostics: [...file.diagnostics, ...more] };
+    })
+    .sort((a, b) => comparePaths(a.path, b.path));
   const report = formatReport({ files }, options.lang);
   return {
     files: present.length,

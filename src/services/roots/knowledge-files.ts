@@ -28,6 +28,7 @@ import { type KnowledgeRoot, PRIMARY_ROOT_ID } from "../../core/roots/knowledge-
 import { type RootArgs, requireWritable, resolveRoot } from "../../core/roots/root-resolution.js";
 import { matchRegistry, parseRegistry, REGISTRY_PATH } from "../../core/roots/roots-registry.js";
 import { holdLockFile, lockFilePath } from "../files/lock-file.js";
+import { refuseSecrets } from "../safety/scan-secrets.js";
 
 /** The folder of a root that holds its notes. */
 export const KNOWLEDGE_DIR = "knowledge";
@@ -200,7 +201,9 @@ export async function readKnowledgeFile(
  *   `unknown_root`, `no_primary_root`, `path_outside_root`, `root_missing`, `file_exists`
  *   (mode `create`), `invalid_input` (content over {@link MAX_FILE_BYTES}, an append that
  *   would pass it, a name holding a control character, a newline or a bidi formatting
- *   character), `file_busy` (another writer held the file for 10 s).
+ *   character), `file_busy` (another writer held the file for 10 s), `secret_detected`
+ *   (`data: {line, rule}`, a line of `content`: the secret guard scans what is written;
+ *   nothing is written).
  */
 export async function writeKnowledgeFile(
   ctx: RootsContext,
@@ -218,6 +221,7 @@ export async function writeKnowledgeFile(
       reason_ru: `content больше предела write_file (${MAX_FILE_BYTES} байт)`,
     });
   }
+  await refuseSecrets(input.content);
   const rootReal = await realpath(root.path).catch(() => {
     throw new LoreError("root_missing", { root: root.id, path: root.path });
   });

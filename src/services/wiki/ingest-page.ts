@@ -9,6 +9,7 @@ import {
 import { throwIfCancelled } from "../../core/wiki/wiki-limits.js";
 import { formatWikiPage } from "../../core/wiki/wiki-page.js";
 import { wikiPageFile } from "../../core/wiki/wiki-slug.js";
+import { refuseSecrets } from "../safety/scan-secrets.js";
 import { appendWikiLog, updateWikiFile } from "./wiki-log.js";
 import type { WikiStore } from "./wiki-store.js";
 
@@ -96,7 +97,9 @@ export function resolveSlug(input: { title: string; type: WikiPageType; slug?: s
  * @param now - the time written to `updated` and the log.
  * @returns what was done.
  * @throws LoreError `invalid_input` (empty title or body, body over 64 KB), `invalid_slug`,
- *   `cancelled`, the store's errors (`forge_conflict`, `forge_not_found` …).
+ *   `secret_detected` (`data: {line, rule}`, a line of the page's file, frontmatter
+ *   included: the secret guard scans the page before anything is written), `cancelled`,
+ *   the store's errors (`forge_conflict`, `forge_not_found` …).
  */
 export async function ingestPage(
   store: WikiStore,
@@ -128,6 +131,7 @@ export async function ingestPage(
     updated: now.toISOString().slice(0, 10),
     body: input.body,
   });
+  await refuseSecrets(text);
   const existing = await store.read(file);
   // The last point where a cancel leaves nothing written; past it the page, its index line
   // and its log line are written together, so the wiki never holds half an ingest.
