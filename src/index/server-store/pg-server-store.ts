@@ -28,6 +28,23 @@ import type {
 } from "../../ports/server-store.js";
 import { passwordOf, pgServerDbError } from "./pg-db-error.js";
 import { PG_MIGRATION_LOCK_KEY, PG_SERVER_MIGRATIONS } from "./pg-migrations.js";
+import {
+  type GrantRow,
+  type GroupRow,
+  type KeyRow,
+  type MergeRequestRow,
+  type PusherRow,
+  type RepoRow,
+  type RuleRow,
+  type TokenRow,
+  toGrant,
+  toGroup,
+  toKey,
+  toRepo,
+  toToken,
+  toUser,
+  type UserRow,
+} from "./store-rows.js";
 
 /** How long a connection attempt may take before the store answers `database_unavailable`. */
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -51,132 +68,11 @@ const TYPES = {
   },
 };
 
-interface UserRow {
-  id: number;
-  name: string;
-  site_admin: boolean;
-  created_at: number;
-}
-interface GroupRow {
-  id: number;
-  name: string;
-  created_at: number;
-}
-interface TokenRow {
-  id: number;
-  user_id: number;
-  hash: string;
-  prefix: string;
-  scopes: string;
-  label: string;
-  created_at: number;
-  expires_at: number | null;
-  last_used_at: number | null;
-}
-interface KeyRow {
-  id: number;
-  user_id: number;
-  algorithm: string;
-  public_key: string;
-  fingerprint: string;
-  comment: string;
-  created_at: number;
-}
-interface RepoRow {
-  id: number;
-  owner: string;
-  name: string;
-  public: boolean;
-  default_branch: string;
-  created_at: number;
-}
-interface GrantRow {
-  repo_id: number;
-  user_id: number | null;
-  group_id: number | null;
-  level: AccessLevel;
-}
-interface RuleRow {
-  repo_id: number;
-  pattern: string;
-  allow_force_push: boolean;
-  required_approvals: number;
-}
-interface PusherRow {
-  pattern: string;
-  user_id: number | null;
-  group_id: number | null;
-}
-interface MergeRequestRow {
-  id: number;
-  repo_id: number;
-  number: number;
-  source: string;
-  target: string;
-  title: string;
-  body: string;
-  origin: "human" | "machine";
-  state: MergeRequestState;
-  author_id: number;
-  created_at: number;
-  ended_at: number | null;
-  ended_by_id: number | null;
-  merge_commit: string | null;
-}
 interface ApprovalRow {
   mr_id: number;
   user_id: number;
   at: number;
 }
-
-const toUser = (row: UserRow): UserRecord => ({
-  id: row.id,
-  name: row.name,
-  siteAdmin: row.site_admin,
-  createdAt: row.created_at,
-});
-const toGroup = (row: GroupRow): GroupRecord => ({
-  id: row.id,
-  name: row.name,
-  createdAt: row.created_at,
-});
-const toToken = (row: TokenRow): TokenRecord => ({
-  id: row.id,
-  userId: row.user_id,
-  hash: row.hash,
-  prefix: row.prefix,
-  scopes: row.scopes === "" ? [] : (row.scopes.split(",") as Scope[]),
-  label: row.label,
-  createdAt: row.created_at,
-  expiresAt: row.expires_at,
-  lastUsedAt: row.last_used_at,
-});
-const toKey = (row: KeyRow): KeyRecord => ({
-  id: row.id,
-  userId: row.user_id,
-  algorithm: row.algorithm,
-  publicKey: row.public_key,
-  fingerprint: row.fingerprint,
-  comment: row.comment,
-  createdAt: row.created_at,
-});
-const toRepo = (row: RepoRow): RepoRecord => ({
-  id: row.id,
-  owner: row.owner,
-  name: row.name,
-  fullName: `${row.owner}/${row.name}`,
-  public: row.public,
-  defaultBranch: row.default_branch,
-  createdAt: row.created_at,
-});
-const toGrant = (row: GrantRow): GrantRecord => ({
-  repoId: row.repo_id,
-  subject:
-    row.user_id !== null
-      ? { kind: "user", id: row.user_id }
-      : { kind: "group", id: row.group_id as number },
-  level: row.level,
-});
 
 /** Splits `owner/name` (as stored; names never hold a `/`). */
 function splitFullName(fullName: string): [string, string] | undefined {
@@ -680,7 +576,7 @@ class PgServerStore implements ServerStore {
       pushGroupIds: pushers
         .filter((p) => p.pattern === row.pattern && p.group_id !== null)
         .map((p) => p.group_id as number),
-      allowForcePush: row.allow_force_push,
+      allowForcePush: Boolean(row.allow_force_push),
       requiredApprovals: row.required_approvals,
     }));
   }
