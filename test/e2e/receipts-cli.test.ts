@@ -22,6 +22,14 @@ contract:
 Cluster upgrades go one node pool at a time.
 `;
 
+const NOTE_ID = "0190f5a4-3b2e-7f32-8c33-4d5e6f7081a3";
+const NOTE = `---
+id: ${NOTE_ID}
+---
+
+Plain background with no trigger: it surfaces only through the text.
+`;
+
 let home: ReturnType<typeof isolatedEnv>;
 let repo: TestRepo;
 
@@ -46,7 +54,12 @@ interface Receipt {
 
 beforeAll(async () => {
   home = isolatedEnv();
-  repo = await makeRepo(knowledgeFiles({ ".gitriver/knowledge/kube.md": KUBE }));
+  repo = await makeRepo(
+    knowledgeFiles({
+      ".gitriver/knowledge/kube.md": KUBE,
+      ".gitriver/knowledge/note.md": NOTE,
+    }),
+  );
   await ok(["index", repo.dir]);
 }, 60_000);
 
@@ -128,6 +141,11 @@ describe("lore why", () => {
     const text = (await ok(["why", UNREACHABLE_ID])).stdout;
     expect(text).toContain("unreachable");
     expect(text).toContain("on_path");
+  }, 30_000);
+
+  it("an entry with no contract: no_contract, not unreachable", async () => {
+    const why = JSON.parse((await ok(["why", NOTE_ID, "--json"])).stdout);
+    expect(why).toMatchObject({ verdict: "no_contract", surfaced: [], unmet_mechanisms: [] });
   }, 30_000);
 
   it("a never-matched entry, then the same entry outranked below a page of one", async () => {

@@ -134,12 +134,14 @@ export function explainEntry(
   const verdict: WhyVerdict =
     surfaced.length > 0
       ? "surfaced"
-      : !entry.reachable
-        ? "unreachable"
-        : outranked.length > 0
-          ? "outranked"
-          : words.length + tools.length === 0
-            ? "no_contract"
+      : words.length + tools.length === 0 && entry.unmetMechanisms.length === 0
+        ? // No trigger at all (the index keeps such an entry as not reachable, with no
+          // mechanism missing): say so, not "unreachable".
+          "no_contract"
+        : !entry.reachable
+          ? "unreachable"
+          : outranked.length > 0
+            ? "outranked"
             : "never_matched";
   return {
     id: entry.id,
