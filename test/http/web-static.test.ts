@@ -2,11 +2,14 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join, resolve, sep } from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   ASSET_CACHE,
   assetPathOf,
+  COMPRESS_MIN_BYTES,
   defaultWebDir,
+  pickEncoding,
   WEB_CSP,
 } from "../../src/http/web/static-assets.js";
 import { startTeamFixture, type TeamFixture } from "./team-fixture.js";
@@ -19,6 +22,10 @@ let team: TeamFixture;
 let bare: TeamFixture;
 let root: string;
 const SECRET = "the-secret-next-to-the-web-folder";
+/** A script large enough to be compressed (and compressible: it repeats). */
+const BIG_JS = Array.from({ length: 400 }, (_, i) => `export const v${i} = "value ${i}";`).join(
+  "\n",
+);
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "lore-web-"));
@@ -34,6 +41,8 @@ beforeAll(async () => {
   writeFileSync(join(web, "assets", "logo-9f.svg"), "<svg/>");
   writeFileSync(join(web, "assets", "font-3c.woff2"), "wOF2");
   writeFileSync(join(web, "assets", "blob-00.bin"), "x");
+  writeFileSync(join(web, "assets", "big-7e.js"), BIG_JS);
+  writeFileSync(join(web, "assets", "big-7e.png"), BIG_JS);
   writeFileSync(join(web, "assets", ".hidden"), SECRET);
   symlinkSync(join(root, "secret.txt"), join(web, "assets", "link-out.txt"));
   team = await startTeamFixture({ webDir: web });
@@ -52,13 +61,15 @@ function rawGet(
   port: number,
   path: string,
   method = "GET",
+  headers: Record<string, string> = {},
 ): Promise<{
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  bytes: Buffer;
 }> {
   return new Promise((done, fail) => {
-    const req = request({ host: "127.0.0.1", port, path, method }, (res) => {
+    const req = request({ host: "127.0.0.1", port, path, method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
       res.on("end", () =>
@@ -66,6 +77,7 @@ function rawGet(
           status: res.statusCode ?? 0,
           headers: res.headers,
           body: Buffer.concat(chunks).toString("utf8"),
+          bytes: Buffer.concat(chunks),
         }),
       );
     });
@@ -163,6 +175,70 @@ describe("the built app", () => {
     const answer = await rawGet(team.port, "/web/api/session");
     expect(answer.status).toBe(401);
     expectSecurityHeaders(answer.headers);
+  });
+});
+
+describe("compression", () => {
+  it("sends a text asset gzip or br to a client that accepts it, the same bytes once decoded, Vary: Accept-Encoding", async () => {
+    const size = Buffer.byteLength(BIG_JS);
+    expect(size).toBeGreaterThan(COMPRESS_MIN_BYTES);
+    const plain = await rawGet(team.port, "/assets/big-7e.js");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.headers.vary).toContain("Accept-Encoding");
+    expect(plain.body).toBe(BIG_JS);
+    const gz = await rawGet(team.port, "/assets/big-7e.js", "GET", { "accept-encoding": "gzip" });
+    expect(gz.status).toBe(200);
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    expect(gz.headers.vary).toContain("Accept-Encoding");
+    expect(gz.headers["content-type"]).toBe("text/javascript; charset=utf-8");
+    expect(gz.headers["cache-control"]).toBe(ASSET_CACHE);
+    expectSecurityHeaders(gz.headers);
+    expect(gz.bytes.length).toBeLessThan(size / 4);
+    expect(gunzipSync(gz.bytes).toString("utf8")).toBe(BIG_JS);
+    const br = await rawGet(team.port, "/assets/big-7e.js", "GET", {
+      "accept-encoding": "gzip, deflate, br",
+    });
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(brotliDecompressSync(br.bytes).toString("utf8")).toBe(BIG_JS);
+    // Again: the cached compressed bytes, identical.
+    const again = await rawGet(team.port, "/assets/big-7e.js", "GET", { "accept-encoding": "br" });
+    expect(again.bytes.equals(br.bytes)).toBe(true);
+    // br refused by q=0: gzip.
+    const noBr = await rawGet(team.port, "/assets/big-7e.js", "GET", {
+      "accept-encoding": "br;q=0, gzip",
+    });
+    expect(noBr.headers["content-encoding"]).toBe("gzip");
+  });
+
+  it("leaves alone what does not pay: a small file, an image, a client that accepts nothing", async () => {
+    const small = await rawGet(team.port, "/assets/app-1a2b.js", "GET", {
+      "accept-encoding": "gzip",
+    });
+    expect(small.headers["content-encoding"]).toBeUndefined();
+    expect(small.body).toBe("console.log(1);");
+    const image = await rawGet(team.port, "/assets/big-7e.png", "GET", {
+      "accept-encoding": "gzip, br",
+    });
+    expect(image.headers["content-encoding"]).toBeUndefined();
+    expect(image.body).toBe(BIG_JS);
+    const identity = await rawGet(team.port, "/assets/big-7e.js", "GET", {
+      "accept-encoding": "identity",
+    });
+    expect(identity.headers["content-encoding"]).toBeUndefined();
+    expect(identity.body).toBe(BIG_JS);
+  });
+
+  it("picks the coding from Accept-Encoding", () => {
+    expect(pickEncoding(undefined)).toBeUndefined();
+    expect(pickEncoding("")).toBeUndefined();
+    expect(pickEncoding("identity")).toBeUndefined();
+    expect(pickEncoding("gzip")).toBe("gzip");
+    expect(pickEncoding("GZIP;q=0.5, br;q=1")).toBe("br");
+    expect(pickEncoding("br;q=0, gzip;q=0.1")).toBe("gzip");
+    expect(pickEncoding("*")).toBe("br");
+    expect(pickEncoding("*;q=0")).toBeUndefined();
+    expect(pickEncoding("gzip;q=0")).toBeUndefined();
+    expect(pickEncoding("br;q=nonsense")).toBeUndefined();
   });
 });
 

@@ -4,11 +4,15 @@
  * a real `git push` — `acme/app` (anna writes it) and `acme/hidden` (boris reads it; anna
  * cannot) — users and tokens made over the admin API with the owner's token, and `dist/web`
  * built by Vite (once per source change, across test files: see {@link ensureWebBuild}).
+ * {@link WebServer.recall} makes real recalls over the server's `/mcp` with a user's token
+ * (the MCP SDK client), so load receipts exist to be shown.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { initBareRepo } from "../../src/adapters/git-cli/init-bare.js";
 import { runGit } from "../../src/adapters/git-cli/run-git.js";
 import { openServerStore } from "../../src/main/open-server.js";
@@ -88,6 +92,13 @@ export interface WebServer {
   ): Promise<{ status: number; body: T }>;
   /** Pushes files onto a repository's main branch (a new commit). */
   push(fullName: string, files: RepoFiles): Promise<void>;
+  /**
+   * `knowledge_recall` over `/mcp` with a user's token, one call per argument object, in
+   * order, in one MCP session of a client named `client` (its receipts' client).
+   *
+   * @throws Error when a call answers an error.
+   */
+  recall(who: WebUser, calls: readonly Record<string, unknown>[], client?: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -173,12 +184,34 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     });
     if (granted.status !== 200) throw new Error(`grant ${user}: ${JSON.stringify(granted.body)}`);
   }
+  const recall = async (
+    who: WebUser,
+    calls: readonly Record<string, unknown>[],
+    client = "web-test-agent",
+  ) => {
+    const mcp = new Client({ name: client, version: "1" });
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL("/mcp", base), {
+        requestInit: { headers: { authorization: `Bearer ${tokens[who]}` } },
+      }),
+    );
+    try {
+      for (const args of calls) {
+        const result = await mcp.callTool({ name: "knowledge_recall", arguments: args });
+        if (result.isError)
+          throw new Error(`recall ${JSON.stringify(args)}: ${JSON.stringify(result)}`);
+      }
+    } finally {
+      await mcp.close();
+    }
+  };
   return {
     served,
     base,
     tokens,
     api,
     push,
+    recall,
     async stop() {
       await served.stop();
       for (const work of works.values()) await work.cleanup();

@@ -4,8 +4,10 @@
  * → entry, a malicious body rendered inert, drafts delivered and discarded from the page (and
  * checked over the API), merge requests with their machine mark, the usage chart's and the
  * dead-memory table's numbers against the API, a repository of another user never shown, the
- * language switch, sign out; axe-core on every page (no serious or critical violation);
- * screenshots in test-results/web/.
+ * language switch, sign out; load receipts made by real recalls over `/mcp` shown row by row
+ * as the API has them (mine and the repository's, older pages by `next_cursor`, never another
+ * user's; a reader of a repository gets its 403); axe-core on every page (no serious or
+ * critical violation); screenshots in test-results/web/.
  */
 
 import type { Page } from "playwright-core";
@@ -24,7 +26,120 @@ const MIGRATE = "0193b000-0000-7000-8000-000000000002";
 const EVIL = "0193b000-0000-7000-8000-000000000003";
 const ON_PATH = "0193b000-0000-7000-8000-000000000004";
 const QUIET = "0193b000-0000-7000-8000-000000000005";
+const TOOLY = "0193b000-0000-7000-8000-000000000006";
 const HIDDEN = "0193b000-0000-7000-8000-0000000000ff";
+
+const TOOLY_FILE = `---
+id: ${TOOLY}
+origin: human
+contract:
+  - mechanism: on_tool
+    params:
+      name: run_migration
+summary: "Before run_migration: take a snapshot"
+---
+
+Take a snapshot first.
+`;
+
+/** One receipt of the API (src/core/receipts/receipt-schema.ts). */
+interface ApiReceipt {
+  id: string;
+  at: string;
+  user: string;
+  client: string;
+  session: string | null;
+  query: string | null;
+  tool: string | null;
+  hits: {
+    rank: number;
+    repo: string;
+    id: string;
+    revision: string;
+    why: (
+      | { kind: "on_query"; word: string }
+      | { kind: "on_tool"; name: string }
+      | { kind: "text" }
+    )[];
+  }[];
+}
+
+/** A receipt as a row of the page shows it (and as {@link expectedRow} makes it from the API). */
+interface ShownRow {
+  id: string | null;
+  at: string | null | undefined;
+  user: string | null | undefined;
+  client: string | null | undefined;
+  session: string | null | undefined;
+  query: string | null | undefined;
+  tool: string | null | undefined;
+  hits: {
+    id: string | null | undefined;
+    href: string | null | undefined;
+    rank: string | null | undefined;
+    repo: string | null | undefined;
+    revision: string | null | undefined;
+    why: string | null | undefined;
+  }[];
+}
+
+function expectedRow(r: ApiReceipt): ShownRow {
+  return {
+    id: r.id,
+    at: r.at,
+    user: r.user,
+    client: r.client,
+    session: r.session ?? "—",
+    query: r.query,
+    tool: r.tool,
+    hits: r.hits.map((h) => {
+      const [owner = "", name = ""] = h.repo.split("/");
+      return {
+        id: h.id,
+        href: `#/repos/${owner}/${name}/entries/${h.id}`,
+        rank: `#${h.rank}`,
+        repo: h.repo,
+        revision: h.revision,
+        why: h.why
+          .map((w) =>
+            w.kind === "on_query"
+              ? `on_query: ${w.word}`
+              : w.kind === "on_tool"
+                ? `on_tool: ${w.name}`
+                : "text",
+          )
+          .join(", "),
+      };
+    }),
+  };
+}
+
+/** The receipts table's rows as the page shows them. */
+function shownRows(page: Page): Promise<ShownRow[]> {
+  return page.locator("table.receipts tbody tr").evaluateAll((trs) =>
+    trs.map((tr) => {
+      const col = (el: Pick<typeof tr, "querySelector">, name: string) =>
+        el.querySelector(`[data-col="${name}"]`)?.textContent ?? null;
+      return {
+        id: tr.getAttribute("data-receipt"),
+        at: tr.querySelector("time")?.getAttribute("datetime"),
+        user: col(tr, "user"),
+        client: col(tr, "client"),
+        session: col(tr, "session"),
+        query: col(tr, "query"),
+        tool: col(tr, "tool"),
+        hits: [...tr.querySelectorAll("li[data-hit]")].map((li) => ({
+          id: col(li, "id"),
+          href: li.querySelector('a[data-col="id"]')?.getAttribute("href"),
+          rank: col(li, "rank"),
+          repo: col(li, "repo"),
+          revision: li.querySelector('[data-col="revision"]')?.getAttribute("data-revision"),
+          why: col(li, "why"),
+        })),
+      };
+    }),
+  );
+}
 
 const EVIL_BODY = [
   "# Evil",
@@ -101,6 +216,7 @@ describeIf("the web view in Chromium against a real lore serve (Pro)", () => {
           ".gitriver/knowledge/evil.md": entryFile(EVIL, "An evil body", ["evil"], [], EVIL_BODY),
           ".gitriver/knowledge/on-path.md": ON_PATH_FILE,
           ".gitriver/knowledge/quiet.md": entryFile(QUIET, "Nobody asks for this", ["quiet"]),
+          ".gitriver/knowledge/tooly.md": TOOLY_FILE,
         },
         "acme/hidden": {
           ".gitriver/knowledge/hidden.md": entryFile(HIDDEN, "Hidden secret entry", ["hidden"]),
@@ -118,6 +234,15 @@ describeIf("the web view in Chromium against a real lore serve (Pro)", () => {
       `/api/v1/repos/acme/app/knowledge/entries/${ROLLBACK}/read`,
     );
     expect(read.status).toBe(200);
+    // Receipts to show, by real recalls over /mcp that do not count as shown (the usage
+    // numbers above stay): anna 22 (a second page at the default 20), one by tool; boris 1.
+    const annas: Record<string, unknown>[] = [
+      { query: "rollback the deploy", count_shown: false },
+      { tool: "run_migration", count_shown: false },
+    ];
+    for (let i = 0; i < 20; i++) annas.push({ query: `migration step ${i}`, count_shown: false });
+    await server.recall("anna", annas, "anna-agent");
+    await server.recall("boris", [{ query: "hidden", count_shown: false }], "boris-agent");
     browser = await launchBrowser("en-US");
     page = browser.page;
     page.setDefaultTimeout(15_000);
@@ -385,19 +510,75 @@ describeIf("the web view in Chromium against a real lore serve (Pro)", () => {
     await page.getByRole("heading", { level: 2, name: "Touching deploy files" }).waitFor();
   });
 
-  it("shows receipts, or says the server keeps none when the address is absent", async () => {
-    for (const [hash, name] of [
-      ["#/repos/acme/app/receipts", "13-receipts-repo"],
-      ["#/receipts", "14-receipts-mine"],
-    ] as const) {
-      await page.goto(at(hash));
-      await page
-        .locator("main table.receipts, main p.notice, main p:not([role])")
-        .first()
-        .waitFor();
-      expect(await page.locator("main [role=alert]").count()).toBe(0);
-      await checkAxe(name);
-    }
+  it("shows my receipts row by row as the API has them, older ones by next_cursor, never another user's", async () => {
+    const all = await server.api<{ items: ApiReceipt[]; next_cursor: string | null }>(
+      "anna",
+      "GET",
+      "/api/v1/receipts?limit=100",
+    );
+    expect(all.status).toBe(200);
+    expect(all.body.items).toHaveLength(22);
+    expect(all.body.next_cursor).toBeNull();
+    const first = await server.api<{ items: ApiReceipt[]; next_cursor: string | null }>(
+      "anna",
+      "GET",
+      "/api/v1/receipts",
+    );
+    expect(first.body.items).toHaveLength(20);
+    expect(first.body.next_cursor).not.toBeNull();
+    // The recalls found what they should: rollback by its word, the tool entry by its name.
+    const byQuery = all.body.items.find((r) => r.query === "rollback the deploy");
+    expect(byQuery?.hits.find((h) => h.id === ROLLBACK)?.why).toContainEqual({
+      kind: "on_query",
+      word: "rollback",
+    });
+    const byTool = all.body.items.find((r) => r.tool === "run_migration");
+    expect(byTool?.hits.find((h) => h.id === TOOLY)?.why).toContainEqual({
+      kind: "on_tool",
+      name: "run_migration",
+    });
+    expect(new Set(all.body.items.map((r) => r.client))).toEqual(new Set(["anna-agent"]));
+    expect(new Set(all.body.items.map((r) => r.user))).toEqual(new Set(["anna"]));
+
+    await page.goto(at("#/receipts"));
+    await page.locator("table.receipts tbody tr").first().waitFor();
+    expect(await shownRows(page)).toEqual(first.body.items.map(expectedRow));
+    await checkAxe("13-receipts-mine");
+    await page.locator("button[data-older]").click();
+    await expect.poll(() => page.locator("table.receipts tbody tr").count()).toBe(22);
+    expect(await shownRows(page)).toEqual(all.body.items.map(expectedRow));
+    expect(await page.locator("button[data-older]").count()).toBe(0);
+    // boris's receipt exists, and anna's page shows nothing of it.
+    const boris = await server.api<{ items: ApiReceipt[] }>("boris", "GET", "/api/v1/receipts");
+    expect(boris.body.items).toHaveLength(1);
+    const borisId = boris.body.items[0]?.id ?? "";
+    expect(await page.locator(`tr[data-receipt="${borisId}"]`).count()).toBe(0);
+    const html = await page.content();
+    expect(html).not.toContain("boris-agent");
+    expect(html).not.toContain("Signed in as boris");
+    expect(html).not.toContain(HIDDEN);
+    // A hit links to its entry.
+    await page.locator(`tr[data-receipt="${byTool?.id}"] a[data-col="id"]`).first().click();
+    await page
+      .getByRole("heading", { level: 2, name: "Before run_migration: take a snapshot" })
+      .waitFor();
+  });
+
+  it("shows the repository's receipts (a writer) as the API has them", async () => {
+    const api = await server.api<{ items: ApiReceipt[]; next_cursor: string | null }>(
+      "anna",
+      "GET",
+      "/api/v1/repos/acme/app/knowledge/receipts",
+    );
+    expect(api.status).toBe(200);
+    expect(api.body.items.length).toBeGreaterThan(0);
+    for (const r of api.body.items) for (const h of r.hits) expect(h.repo).toBe("acme/app");
+    await page.goto(at("#/repos/acme/app/receipts"));
+    await page.locator("table.receipts tbody tr").first().waitFor();
+    expect(await shownRows(page)).toEqual(api.body.items.map(expectedRow));
+    expect(await page.locator("button[data-older]").count()).toBe(api.body.next_cursor ? 1 : 0);
+    expect(await page.locator("main [role=alert]").count()).toBe(0);
+    await checkAxe("14-receipts-repo");
   });
 
   it("switches to Russian: every string of the page from the Russian dictionary", async () => {
@@ -419,5 +600,33 @@ describeIf("the web view in Chromium against a real lore serve (Pro)", () => {
     await page.goto(at("#/repos/acme/app"));
     await page.getByLabel("Token").waitFor();
     expect(await page.content()).not.toContain("Roll back a failed deploy");
+  });
+
+  it("signed in as boris: his own receipts only, and a reader's 403 on a repository's receipts", async () => {
+    await page.goto(at("#/receipts"));
+    await page.getByLabel("Token").fill(server.tokens.boris);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect.poll(() => page.locator("[data-user]").getAttribute("data-user")).toBe("boris");
+    const mine = await server.api<{ items: ApiReceipt[] }>("boris", "GET", "/api/v1/receipts");
+    await page.goto(at("#/receipts"));
+    await page.locator("table.receipts tbody tr").first().waitFor();
+    expect(await shownRows(page)).toEqual(mine.body.items.map(expectedRow));
+    expect(await page.content()).not.toContain("anna-agent");
+    await checkAxe("16-receipts-mine-boris");
+    const refused = await server.api<{ error: { code: string; message: string } }>(
+      "boris",
+      "GET",
+      "/api/v1/repos/acme/hidden/knowledge/receipts",
+    );
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe("forbidden");
+    await page.goto(at("#/repos/acme/hidden/receipts"));
+    const alert = page.locator("main [role=alert]");
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain("forbidden");
+    expect(await alert.textContent()).toContain(refused.body.error.message);
+    expect(await page.locator("[data-forbidden]").textContent()).toContain("writers and admins");
+    expect(await page.locator("table.receipts").count()).toBe(0);
+    await checkAxe("17-receipts-repo-forbidden");
   });
 });
