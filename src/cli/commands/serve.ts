@@ -17,7 +17,8 @@ export const serveCommand: Command = {
   help: [
     `Usage: ${USAGE}`,
     "",
-    "Serves, on one port: GET /healthz (no token), the REST API under /api/v1 (user, repos,",
+    "Serves, on one port: GET /healthz (no token), the web view at / (sign in with a token),",
+    "the REST API under /api/v1 (user, repos,",
     "a repository's knowledge and raw files; GET /api/v1/openapi.json) and MCP over",
     "Streamable HTTP (stateless, POST /mcp): knowledge_recall, knowledge_open, knowledge_check,",
     "the draft tools knowledge_draft, knowledge_drafts, knowledge_discard, knowledge_deliver",
@@ -89,8 +90,8 @@ export const serveCommand: Command = {
     });
     ctx.err(
       ctx.lang === "ru"
-        ? `lore: MCP по HTTP на ${server.url} (проверка: GET /healthz; API: ${server.base}/api/v1; git: ${server.base}/OWNER/NAME.git${server.sshPort === undefined ? "" : `, ssh://git@HOST:${server.sshPort}/OWNER/NAME.git`})`
-        : `lore: serving MCP over HTTP at ${server.url} (health: GET /healthz; API: ${server.base}/api/v1; git: ${server.base}/OWNER/NAME.git${server.sshPort === undefined ? "" : `, ssh://git@HOST:${server.sshPort}/OWNER/NAME.git`})`,
+        ? `lore: MCP по HTTP на ${server.url} (проверка: GET /healthz; веб: ${server.base}/; API: ${server.base}/api/v1; git: ${server.base}/OWNER/NAME.git${server.sshPort === undefined ? "" : `, ssh://git@HOST:${server.sshPort}/OWNER/NAME.git`})`
+        : `lore: serving MCP over HTTP at ${server.url} (health: GET /healthz; web view: ${server.base}/; API: ${server.base}/api/v1; git: ${server.base}/OWNER/NAME.git${server.sshPort === undefined ? "" : `, ssh://git@HOST:${server.sshPort}/OWNER/NAME.git`})`,
     );
     await untilStopped();
     await server.close();
