@@ -182,6 +182,29 @@ export function secretShapes(): SecretShape[] {
       text: `mysql --user=app --password=${noise(14, 41)}x9 prod`,
       rule: "lore/high-entropy-assignment",
     },
+    {
+      name: "RSA private key quoted in Markdown (> before every line)",
+      text: pem("RSA ", "MIIEow", 42)
+        .split("\n")
+        .map((line) => `> ${line}`)
+        .join("\n"),
+      rule: `${sl}privatekey`,
+    },
+    {
+      name: "GitHub token with a zero-width space inside",
+      text: `use ${gh("ghp", 43).slice(0, 14)}\u200b${gh("ghp", 43).slice(14)} here`,
+      rule: `${sl}github`,
+    },
+    {
+      name: "GitHub token with a soft hyphen inside",
+      text: `use ${gh("ghp", 44).slice(0, 20)}\u00ad${gh("ghp", 44).slice(20)}`,
+      rule: `${sl}github`,
+    },
+    {
+      name: "AWS key id in full-width letters",
+      text: `aws_access_key_id = ${`AKIA${noise(16, 45, UPPER + DIGITS)}`.replace(/[A-Z0-9]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0))}`,
+      rule: `${sl}aws`,
+    },
   ];
 }
 

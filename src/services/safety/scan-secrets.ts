@@ -1,5 +1,6 @@
 import type { SecretLintCoreConfig } from "@secretlint/types";
 import { isPlaceholderMatch } from "../../core/safety/placeholder-match.js";
+import { scanView } from "../../core/safety/scan-view.js";
 import {
   lineOfIndex,
   type SecretFinding,
@@ -28,11 +29,15 @@ import { LORE_SECRET_RULES } from "./lore-secret-rules.js";
  * never pay for it) and kept. Masked output is asked for, and only `{line, rule}` leaves
  * this function.
  *
- * @param text - the text as it would be written (UTF-8 string).
+ * @param written - the text as it would be written (UTF-8 string); its {@link scanView} is
+ *   what is scanned.
  * @returns the findings in line order (one per rule and line); empty when clean.
  */
-export async function scanSecrets(text: string): Promise<SecretFinding[]> {
-  if (text.trim() === "") return [];
+export async function scanSecrets(written: string): Promise<SecretFinding[]> {
+  if (written.trim() === "") return [];
+  // Zero-width characters, full-width forms and quote markers hide a secret from the rules,
+  // not from a reader: scan the view (same lines) — `core/safety/scan-view.ts`.
+  const text = scanView(written);
   const { lintSource, config } = await loadScanner();
   const result = await lintSource({
     source: { filePath: "lore-write.md", content: text, contentType: "text" },
@@ -67,10 +72,13 @@ const FILE_BOUNDARY = "\n<!-- secretlint-enable -->\n";
  * frontmatter, never a bare JSON file, and its private key still fires the private-key
  * rule.
  *
- * @param texts - the files' texts.
+ * @param written - the files' texts (each scanned as its {@link scanView}).
  * @returns one finding list per text, lines counted within that text.
  */
-export async function scanSecretsMany(texts: readonly string[]): Promise<SecretFinding[][]> {
+export async function scanSecretsMany(
+  written: readonly string[],
+): Promise<SecretFinding[][]> {
+  const texts = written.map(scanView);
   const out: SecretFinding[][] = texts.map(() => []);
   if (texts.every((text) => text.trim() === "")) return out;
   const starts: number[] = [];
