@@ -1188,6 +1188,18 @@ export class EntryIndex {
   }
 
   /**
+   * Sets how long a statement of this connection waits for another connection's lock before
+   * `SQLITE_BUSY` (SQLite's `busy_timeout`), from now on. An agent hook lowers it to what is
+   * left of its time budget before each write, so a locked index costs the budget once, not
+   * once per write.
+   *
+   * @param ms - the wait, ms (negative = 0).
+   */
+  setBusyTimeout(ms: number): void {
+    this.#db.pragma(`busy_timeout = ${Math.max(0, Math.floor(ms))}`);
+  }
+
+  /**
    * Writes the queued usage counts (`countShown`, `countRead`), then closes the database.
    * Idempotent. Writes the queued load receipts too. A failed write of either does not stop
    * the close (they are lost).

@@ -95,6 +95,9 @@ export async function answerAgentHook(
       const note = sessionNote(projectFacts(index, cwd, roots), names.recall, names.open);
       return { answer: hookAnswer(client, event.name, note) };
     }
+    // Each write (the shown counts, then the receipts at close) waits only what is left of
+    // the budget for a lock: a locked index costs the budget once.
+    index.setBusyTimeout(options.remainingMs());
     const surfaced = surfaceForEvent(index, {
       event,
       user: settings.user,
@@ -113,6 +116,7 @@ export async function answerAgentHook(
         : { note: "lore: the shown entries could not be counted (index busy)" }),
     };
   } finally {
+    index.setBusyTimeout(options.remainingMs());
     index.close();
   }
 }

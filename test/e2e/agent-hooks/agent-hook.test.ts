@@ -293,6 +293,27 @@ describe("the time budget", () => {
     }
   });
 
+  it("an index another process is writing: the answer comes, the writes wait the budget once", async () => {
+    const box = isolatedEnv({ LORE_DB: sandbox.env.LORE_DB as string });
+    const locker = await lockIndex(sandbox.env.LORE_DB as string, "write");
+    try {
+      const budget = 2_000;
+      setBudget(box, budget);
+      const started = Date.now();
+      const run = await hook("claude-code", fixture("claude-code", "UserPromptSubmit"), box.env);
+      const took = Date.now() - started;
+      expect(run.code).toBe(0);
+      // Readers go on beside a writer (WAL): the context is there, only the counting fails.
+      expect(JSON.stringify(answerOf(run))).toContain("additionalContext");
+      expect(run.stderr).toContain("could not be counted");
+      // Before the fix each of the two writes (shown counts, receipts) waited a whole budget.
+      expect(took).toBeLessThan(budget * 1.75);
+    } finally {
+      await locker.release();
+      box.cleanup();
+    }
+  });
+
   it("a client that never closes stdin: the hook answers {} at its budget and exits 0", async () => {
     const box = isolatedEnv({ LORE_DB: sandbox.env.LORE_DB as string });
     try {
@@ -324,16 +345,23 @@ describe("the time budget", () => {
 });
 
 /**
- * Holds the index file locked from another process (`locking_mode = EXCLUSIVE` and a write
- * transaction: no other connection can read it) until `release`.
+ * Holds the index file locked from another process until `release`: `all` —
+ * `locking_mode = EXCLUSIVE` and a write transaction, no other connection can read it;
+ * `write` — a write transaction only (`BEGIN IMMEDIATE`): readers go on, writers wait.
  */
-async function lockIndex(file: string): Promise<{ release: () => Promise<void> }> {
+async function lockIndex(
+  file: string,
+  mode: "all" | "write" = "all",
+): Promise<{ release: () => Promise<void> }> {
   const sqlite = createRequire(import.meta.url).resolve("better-sqlite3");
+  const lock =
+    mode === "all"
+      ? 'db.pragma("locking_mode = EXCLUSIVE"); db.exec("BEGIN EXCLUSIVE");'
+      : 'db.exec("BEGIN IMMEDIATE");';
   const script = `
     const Database = require(${JSON.stringify(sqlite)});
     const db = new Database(${JSON.stringify(file)});
-    db.pragma("locking_mode = EXCLUSIVE");
-    db.exec("BEGIN EXCLUSIVE");
+    ${lock}
     process.stdout.write("locked\\n");
     process.stdin.on("data", () => { db.exec("COMMIT"); db.close(); process.exit(0); });
   `;
