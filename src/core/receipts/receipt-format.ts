@@ -6,6 +6,20 @@ import type { MatchReason } from "../recall/contract-match.js";
 import type { ReceiptPage } from "./receipt.js";
 import type { WhyAnswer } from "./why.js";
 
+/**
+ * A recorded string made safe for a terminal: control characters (C0, DEL, C1: escape
+ * sequences that retitle a window or clear the screen) and bidi overrides, which a hook's
+ * prompt or session id may carry, are printed as `\u{…}` instead of acted on.
+ *
+ * @param text - a query, tool, client or session as recorded.
+ */
+export function printable(text: string): string {
+  return text.replace(
+    /[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu,
+    (c) => `\\u{${(c.codePointAt(0) ?? 0).toString(16)}}`,
+  );
+}
+
 /** One reason as text: `on_query “word”`, `on_tool name`, `text`. */
 export function reasonText(why: MatchReason): string {
   return why.kind === "on_query"
@@ -27,14 +41,14 @@ export function formatReceipts(page: ReceiptPage, lang: "en" | "ru"): string[] {
   const lines: string[] = [];
   for (const r of page.items) {
     const asked = [
-      r.query === null ? undefined : `“${r.query}”`,
-      r.tool === null ? undefined : `tool ${r.tool}`,
+      r.query === null ? undefined : `“${printable(r.query)}”`,
+      r.tool === null ? undefined : `tool ${printable(r.tool)}`,
     ]
       .filter((part) => part !== undefined)
       .join(" + ");
-    const session = r.session === null ? "" : `  session ${r.session}`;
+    const session = r.session === null ? "" : `  session ${printable(r.session)}`;
     const total = r.total === null ? "" : lang === "ru" ? `  всего ${r.total}` : `  of ${r.total}`;
-    lines.push(`#${r.id}  ${r.at}  ${r.client}${session}  ${asked}${total}`);
+    lines.push(`#${r.id}  ${r.at}  ${printable(r.client)}${session}  ${asked}${total}`);
     if (r.hits.length === 0)
       lines.push(lang === "ru" ? "   (ничего не показано)" : "   (nothing surfaced)");
     for (const hit of r.hits) {
@@ -94,19 +108,25 @@ export function formatWhy(answer: WhyAnswer, lang: "en" | "ru"): string[] {
     `${ru ? "контракт" : "contract"}: ${contract.length === 0 ? "—" : contract.join(", ")}`,
   );
   for (const s of answer.surfaced) {
-    const asked = [s.query === null ? "" : `“${s.query}”`, s.tool === null ? "" : `tool ${s.tool}`]
+    const asked = [
+      s.query === null ? "" : `“${printable(s.query)}”`,
+      s.tool === null ? "" : `tool ${printable(s.tool)}`,
+    ]
       .filter((part) => part !== "")
       .join(" + ");
     lines.push(
-      `  #${s.receipt}  ${s.at}  ${s.client}  ${asked}  ${ru ? "место" : "rank"} ${s.rank}  ${s.why.map(reasonText).join(", ")}  ${s.revision.slice(0, 12)}`,
+      `  #${s.receipt}  ${s.at}  ${printable(s.client)}  ${asked}  ${ru ? "место" : "rank"} ${s.rank}  ${s.why.map(reasonText).join(", ")}  ${s.revision.slice(0, 12)}`,
     );
   }
   for (const o of answer.outranked) {
-    const asked = [o.query === null ? "" : `“${o.query}”`, o.tool === null ? "" : `tool ${o.tool}`]
+    const asked = [
+      o.query === null ? "" : `“${printable(o.query)}”`,
+      o.tool === null ? "" : `tool ${printable(o.tool)}`,
+    ]
       .filter((part) => part !== "")
       .join(" + ");
     lines.push(
-      `  #${o.receipt}  ${o.at}  ${o.client}  ${asked}  ${ru ? "подходила" : "would match"}: ${o.would_match.map(reasonText).join(", ")}; ${ru ? "страница кончалась на" : "the page ended at"} ${o.page_end} ${ru ? "из" : "of"} ${o.total}`,
+      `  #${o.receipt}  ${o.at}  ${printable(o.client)}  ${asked}  ${ru ? "подходила" : "would match"}: ${o.would_match.map(reasonText).join(", ")}; ${ru ? "страница кончалась на" : "the page ended at"} ${o.page_end} ${ru ? "из" : "of"} ${o.total}`,
     );
   }
   lines.push(

@@ -144,8 +144,13 @@ export function receiptLabel(value: string | undefined): string | undefined {
  */
 export function parseSince(value: string): number {
   const text = value.trim();
-  const ms = /^\d{1,15}$/.test(text) ? Number(text) : Date.parse(text);
-  if (!Number.isFinite(ms) || text === "") {
+  // Only ISO 8601 dates go to Date.parse: its legacy forms take "-5" or "1 2" for dates.
+  const ms = /^\d{1,15}$/.test(text)
+    ? Number(text)
+    : /^\d{4}-\d{2}-\d{2}/.test(text)
+      ? Date.parse(text)
+      : Number.NaN;
+  if (!Number.isFinite(ms) || ms < 0 || text === "") {
     throw new LoreError("invalid_input", {
       reason: `\`since\` must be an ISO 8601 time or ms since the epoch, not "${value.slice(0, 64)}"`,
       reason_ru: `\`since\` — время ISO 8601 или миллисекунды от эпохи, а не «${value.slice(0, 64)}»`,

@@ -84,12 +84,15 @@ export function pgServerDbError(error: unknown, password?: string): LoreError {
 }
 
 /**
- * A PostgreSQL URL fit to print: the password replaced by `***`.
+ * A PostgreSQL URL fit to print: the password replaced by `***`, whether in the user part
+ * or as a `password=` query parameter (libpq reads both).
  *
  * @param url - `postgres://user:secret@host/db?…`.
  */
 export function redactDatabaseUrl(url: string): string {
-  return url.replace(/^(postgres(?:ql)?:\/\/[^:@/?]*):[^@/?]*@/i, "$1:***@");
+  return url
+    .replace(/^(postgres(?:ql)?:\/\/[^:@/?]*):[^@/?]*@/i, "$1:***@")
+    .replace(/([?&]password=)[^&#]*/gi, "$1***");
 }
 
 /**
@@ -99,7 +102,7 @@ export function redactDatabaseUrl(url: string): string {
  */
 export function passwordOf(url: string): string | undefined {
   const inline = /^postgres(?:ql)?:\/\/[^:@/?]*:([^@/?]*)@/i.exec(url)?.[1];
-  const query = /[?&]password=([^&]*)/.exec(url)?.[1];
+  const query = /[?&]password=([^&#]*)/i.exec(url)?.[1];
   const raw = inline ?? query;
   if (raw === undefined) return undefined;
   try {
