@@ -5,7 +5,7 @@
  * written atomically (beside, then renamed), and only when something changes.
  */
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdir, readFile, readlink, rename, stat, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import type { AgentClient } from "../../core/agent-hooks/agent-event.js";
 import {
@@ -107,10 +107,25 @@ async function readSettings(file: string): Promise<SettingsObject | undefined> {
 }
 
 async function writeSettings(file: string, settings: SettingsObject): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
-  const temp = `${file}.lore-${process.pid}.tmp`;
+  // A settings file kept as a link (a dotfiles repository) is written through the link: the
+  // rename lands on its target, so the link stays and the target holds the change.
+  const target = await linkTarget(file);
+  await mkdir(dirname(target), { recursive: true });
+  const mode = await stat(target).then(
+    (s) => s.mode & 0o7777,
+    () => undefined,
+  );
+  const temp = `${target}.lore-${process.pid}.tmp`;
   await writeFile(temp, `${JSON.stringify(settings, null, 2)}\n`);
-  await rename(temp, file);
+  if (mode !== undefined) await chmod(temp, mode);
+  await rename(temp, target);
+}
+
+/** The file a path names after following its symbolic links (a dangling one included). */
+async function linkTarget(file: string, depth = 0): Promise<string> {
+  const info = await lstat(file).catch(() => undefined);
+  if (info === undefined || !info.isSymbolicLink() || depth > 16) return file;
+  return linkTarget(resolve(dirname(file), await readlink(file)), depth + 1);
 }
 
 /**

@@ -6,7 +6,14 @@
  * HOME.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isolatedEnv, LORE_BIN, type LoreRun, runLore } from "../run-lore.js";
@@ -189,6 +196,20 @@ describe("lore hook install claude-code", () => {
     expect(run.code).toBe(0);
     expect(existsSync(join(project, ".claude", "settings.json"))).toBe(true);
     expect(existsSync(join(sub, ".claude"))).toBe(false);
+  });
+
+  it("writes through a settings file kept as a link: the link stays, its target changes", async () => {
+    const dotfiles = join(box.dir, "dotfiles", "claude-settings.json");
+    const original = writeJson(dotfiles, CLAUDE_SETTINGS);
+    const file = join(project, ".claude", "settings.json");
+    mkdirSync(join(project, ".claude"), { recursive: true });
+    symlinkSync(dotfiles, file);
+    expect((await lore(["hook", "install", "claude-code", "--project"])).code).toBe(0);
+    expect(lstatSync(file).isSymbolicLink()).toBe(true);
+    expect(Object.keys(loreCommands(readJson(dotfiles), "claude-code"))).toHaveLength(3);
+    expect((await lore(["hook", "uninstall", "claude-code", "--project"])).code).toBe(0);
+    expect(lstatSync(file).isSymbolicLink()).toBe(true);
+    expect(readJson(dotfiles)).toEqual(JSON.parse(original));
   });
 
   it("refuses a settings file that is not JSON, and leaves it as it is", async () => {
