@@ -88,6 +88,13 @@ describe("parseConfig", () => {
     const range = parseConfig("[server]\nport = 70000\n").problems[0];
     expect(range).toMatchObject({ key: "server.port", line: 2 });
     expect(range?.message.en).toBe("“server.port” must be a whole number from 0 to 65535");
+    // Each key names its own range.
+    const timeout = parseConfig("[server]\ngit_timeout_ms = 10\n").problems[0];
+    expect(timeout?.message.en).toBe(
+      "“server.git_timeout_ms” must be a whole number from 1000 to 86400000",
+    );
+    const budget = parseConfig("[hooks]\nbudget_ms = 5\n").problems[0];
+    expect(budget?.message.ru).toBe("«hooks.budget_ms» должен быть целым числом от 10 до 60000");
   });
 
   it("finds keys written as dotted keys and inside multi-line arrays", () => {

@@ -187,6 +187,22 @@ const pathString = z
   .min(1)
   .refine((value) => !hasControlCharacter(value), { params: { lore: "path_control" } });
 
+/** The whole-number keys and their ranges, inclusive: the schema and its messages use these. */
+const NUMBER_RANGES = {
+  "server.port": [0, 65535],
+  "server.ssh_port": [0, 65535],
+  "server.shown_rate_limit": [0, 1_000_000],
+  "server.git_max_processes": [1, 1024],
+  "server.git_max_queue": [0, 100_000],
+  "server.git_timeout_ms": [1000, 86_400_000],
+  "hooks.budget_ms": [10, 60_000],
+  "receipts.keep_days": [1, 3650],
+} as const satisfies Record<string, readonly [number, number]>;
+
+/** A whole number in the range of one key of {@link NUMBER_RANGES}. */
+const wholeNumber = (key: keyof typeof NUMBER_RANGES) =>
+  z.number().int().min(NUMBER_RANGES[key][0]).max(NUMBER_RANGES[key][1]);
+
 const schema = z.strictObject({
   user: z.string().min(1).optional(),
   lang: z.enum(["en", "ru"]).optional(),
@@ -196,23 +212,23 @@ const schema = z.strictObject({
   server: z
     .strictObject({
       host: z.string().min(1).optional(),
-      port: z.number().int().min(0).max(65535).optional(),
+      port: wholeNumber("server.port").optional(),
       data: pathString.optional(),
-      ssh_port: z.number().int().min(0).max(65535).optional(),
+      ssh_port: wholeNumber("server.ssh_port").optional(),
       url: z.url({ protocol: /^https?$/ }).optional(),
       license: pathString.optional(),
-      shown_rate_limit: z.number().int().min(0).max(1_000_000).optional(),
+      shown_rate_limit: wholeNumber("server.shown_rate_limit").optional(),
       database: z
         .string()
         .regex(/^postgres(ql)?:\/\/\S+$/)
         .optional(),
-      git_max_processes: z.number().int().min(1).max(1024).optional(),
-      git_max_queue: z.number().int().min(0).max(100_000).optional(),
-      git_timeout_ms: z.number().int().min(1000).max(86_400_000).optional(),
+      git_max_processes: wholeNumber("server.git_max_processes").optional(),
+      git_max_queue: wholeNumber("server.git_max_queue").optional(),
+      git_timeout_ms: wholeNumber("server.git_timeout_ms").optional(),
     })
     .optional(),
-  hooks: z.strictObject({ budget_ms: z.number().int().min(10).max(60_000).optional() }).optional(),
-  receipts: z.strictObject({ keep_days: z.number().int().min(1).max(3650).optional() }).optional(),
+  hooks: z.strictObject({ budget_ms: wholeNumber("hooks.budget_ms").optional() }).optional(),
+  receipts: z.strictObject({ keep_days: wholeNumber("receipts.keep_days").optional() }).optional(),
   knowledge: z
     .strictObject({
       primary: pathString.optional(),
@@ -374,10 +390,13 @@ function valueMessage(key: string, issue: Issue): LocalizedText {
     case "too_big":
       if (issue.origin === "string")
         return { en: `“${key}” must not be empty`, ru: `«${key}» не должен быть пустым` };
-      return {
-        en: `“${key}” must be a whole number from 0 to 65535`,
-        ru: `«${key}» должен быть целым числом от 0 до 65535`,
-      };
+      {
+        const [min, max] = NUMBER_RANGES[key as keyof typeof NUMBER_RANGES] ?? [0, 65535];
+        return {
+          en: `“${key}” must be a whole number from ${min} to ${max}`,
+          ru: `«${key}» должен быть целым числом от ${min} до ${max}`,
+        };
+      }
     case "custom":
       return {
         en: `“${key}” is a path holding a control character${PATH_HINT.en}`,
