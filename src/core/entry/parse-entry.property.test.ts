@@ -175,6 +175,22 @@ describe("every diagnostic code", () => {
     all.push(fileNameNotUtf8(escapeFileName(new Uint8Array([0x63, 0xe9, 0x2e, 0x6d, 0x64]))));
     // `id_clash` comes from the index (two sources holding one id), never from a parse.
     all.push(makeDiagnostic("id_clash", { path: "p.md", params: { id: ID, other: "r:q.md" } }));
+    // The secret guard's remarks come from the push scan (`services/push/scan-push.ts`).
+    all.push(
+      makeDiagnostic("possible_secret", {
+        path: "p.md",
+        line: 3,
+        params: { rule: "@secretlint/secretlint-rule-github" },
+      }),
+      makeDiagnostic("possible_prompt_injection", {
+        path: "p.md",
+        line: 4,
+        params: {
+          what: "asks to ignore earlier instructions",
+          what_ru: "просит забыть инструкции",
+        },
+      }),
+    );
     for (const d of all) {
       seen.add(d.code);
       expect(d.message.en, d.code).not.toMatch(/\{\w+\}/);
