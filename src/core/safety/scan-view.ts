@@ -25,7 +25,7 @@ export function scanView(text: string): string {
 }
 
 /** Any character the view changes: a format character, a non-ASCII one, or a quote marker. */
-const NEEDS_VIEW = /[^\x00-\x7f]|^[ \t]*>/mu;
+const NEEDS_VIEW = /[^\p{ASCII}]|^[ \t]*>/mu;
 
 /** Unicode format characters (`Cf`). */
 const FORMAT_CHARACTERS = /\p{Cf}/gu;

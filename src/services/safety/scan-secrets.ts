@@ -75,9 +75,7 @@ const FILE_BOUNDARY = "\n<!-- secretlint-enable -->\n";
  * @param written - the files' texts (each scanned as its {@link scanView}).
  * @returns one finding list per text, lines counted within that text.
  */
-export async function scanSecretsMany(
-  written: readonly string[],
-): Promise<SecretFinding[][]> {
+export async function scanSecretsMany(written: readonly string[]): Promise<SecretFinding[][]> {
   const texts = written.map(scanView);
   const out: SecretFinding[][] = texts.map(() => []);
   if (texts.every((text) => text.trim() === "")) return out;
