@@ -25,8 +25,12 @@ if (!CORPUS_PRESENT) {
 const SAMPLE_STEP = 5;
 const REPO = "acme/private";
 const DRAFTS = `/api/v1/repos/${REPO}/knowledge/drafts`;
-/** The refusals a real text may get: too large, or not an entry (the `{text}` form). */
-const CLEAR_REFUSALS = ["draft_too_large", "invalid_entry", "invalid_input"];
+/**
+ * The refusals a real text may get: too large, not an entry (the `{text}` form), or holding
+ * what the secret guard takes for a credential (real agent files paste example keys such as
+ * `API_KEY=actual_secret_key_12345`; the refusal names the line and rule, never the value).
+ */
+const CLEAR_REFUSALS = ["draft_too_large", "invalid_entry", "invalid_input", "secret_detected"];
 
 describe.skipIf(!CORPUS_PRESENT)("drafts written from real corpus texts", () => {
   let team: TeamFixture;

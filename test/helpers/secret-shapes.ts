@@ -213,6 +213,10 @@ export function lookAlikes(): { name: string; text: string }[] {
   const hex = "0123456789abcdef";
   const example = "AKIA" + "IOSFODNN7EXAMPLE";
   return [
+    {
+      name: "an environment variable's name as the value (a real corpus agent file)",
+      text: "env:\n  OPIK_API_KEY: COPILOT_MCP_OPIK_API_KEY",
+    },
     { name: "UUIDv4", text: "id: 3f2b8c1e-9d4a-4e7b-8c2f-1a5d6e7f8a9b" },
     { name: "UUIDv7 as a token id", text: "token_id = 0190f3a2-7b4c-7d1e-9f2a-3b4c5d6e7f80" },
     { name: "git sha", text: `Fixed in commit ${noise(40, 50, hex)} on main.` },

@@ -16,7 +16,8 @@ import { shannonEntropy } from "./shannon-entropy.js";
  * `<your-token>`, `%X%`, `process.env.X`, `config.auth.token`, a call `getToken()`),
  * values saying they are not real (`xxxx`, `***`, `…`, example, sample, dummy, fake,
  * placeholder, changeme, redacted, `your…`), lower-case words joined by `-` or `_`
- * (`my-app-signing-key`: a name), and names of things about a secret rather
+ * (`my-app-signing-key`: a name) or upper-case ones joined by `_` (an environment variable's
+ * name, `COPILOT_MCP_OPIK_API_KEY`), and names of things about a secret rather
  * than the secret (`token_id`, `password_hash`, `secret_name`, `api_key_url`, `…_file` …).
  */
 export const HIGH_ENTROPY_ASSIGNMENT_RULE = "lore/high-entropy-assignment";
@@ -42,7 +43,9 @@ const NOT_REAL =
   /x{4,}|X{4,}|\*{3,}|\.{3}|…|example|sample|dummy|fake|placeholder|changeme|change[_-]me|redacted|^your|[_-]your|todo|\(|\)|>$/i;
 // `config.auth.token`: segments of letters (a JWT's segments hold digits and are long).
 const DOTTED_NAME = /^[A-Za-z_]{1,32}(?:\.[A-Za-z_]{1,32})+$/;
-const JOINED_WORDS = /^[a-z]+(?:[-_][a-z]+)+$/;
+// Words joined by `-` or `_`: a name (`my-app-signing-key`), or an environment variable's
+// name given as the value (`OPIK_API_KEY: COPILOT_MCP_OPIK_API_KEY`).
+const JOINED_WORDS = /^(?:[a-z]+(?:[-_][a-z]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** How many of the classes lower, upper, digit, other the value uses (1–4). */
