@@ -15,6 +15,7 @@
  * own clock, so an injected `now` prunes too), receipts older than `keepDays` go.
  */
 
+import { randomBytes } from "node:crypto";
 import type { MatchReason } from "../core/recall/contract-match.js";
 import type { NewReceipt, ReceiptHit, ReceiptRecord } from "../core/receipts/receipt.js";
 import { isBusy } from "./counters.js";
@@ -43,8 +44,8 @@ export interface ReceiptQuery {
   session?: string;
   /** Only receipts at or after this time, ms since the epoch. */
   since?: number;
-  /** Only receipts with an id below this one (the page cursor). */
-  before?: number;
+  /** Only receipts written before the one with this id (the page cursor). */
+  before?: string;
   /** At most this many. */
   limit: number;
 }
@@ -85,8 +86,8 @@ export class ReceiptRows {
     const p = (sql: string) => db.prepare(sql);
     this.#sql = {
       insert: p(
-        `INSERT INTO receipts (at, user, client, session, query, tool, page_offset, page_limit, total)
-         VALUES (@at, @user, @client, @session, @query, @tool, @offset, @limit, @total)`,
+        `INSERT INTO receipts (public_id, at, user, client, session, query, tool, page_offset, page_limit, total)
+         VALUES (@publicId, @at, @user, @client, @session, @query, @tool, @offset, @limit, @total)`,
       ),
       insertHit: p(
         `INSERT INTO receipt_hits (receipt_id, rank, repo, entry_id, revision, draft, score, why)
@@ -102,7 +103,7 @@ export class ReceiptRows {
          ORDER BY receipt_id DESC LIMIT ?`,
       ).pluck(),
       byIds: p(
-        `SELECT receipt_id AS id, at, user, client, session, query, tool, page_offset AS "offset",
+        `SELECT receipt_id AS seq, public_id AS id, at, user, client, session, query, tool, page_offset AS "offset",
            page_limit AS "limit", total
          FROM receipts WHERE receipt_id IN (SELECT value FROM json_each(?)) ORDER BY receipt_id DESC`,
       ),
@@ -194,7 +195,8 @@ export class ReceiptRows {
       params.push(query.since);
     }
     if (query.before !== undefined) {
-      where.push("r.receipt_id < ?");
+      // A cursor whose receipt was pruned since lists nothing: every older one went with it.
+      where.push("r.receipt_id < (SELECT receipt_id FROM receipts WHERE public_id = ?)");
       params.push(query.before);
     }
     if (query.repos !== undefined) {
@@ -206,7 +208,7 @@ export class ReceiptRows {
     }
     const rows = this.#db
       .prepare(
-        `SELECT r.receipt_id AS id, r.at, r.user, r.client, r.session, r.query, r.tool,
+        `SELECT r.receipt_id AS seq, r.public_id AS id, r.at, r.user, r.client, r.session, r.query, r.tool,
            r.page_offset AS "offset", r.page_limit AS "limit", r.total
          FROM receipts r ${where.length === 0 ? "" : `WHERE ${where.join(" AND ")}`}
          ORDER BY r.receipt_id DESC LIMIT ?`,
@@ -266,7 +268,7 @@ export class ReceiptRows {
     if (rows.length === 0) return [];
     const allowed = repos === undefined ? undefined : new Set(repos);
     const hits = new Map<number, ReceiptHit[]>();
-    for (const row of this.#sql.hitsOf.all(JSON.stringify(rows.map((r) => r.id))) as Row[]) {
+    for (const row of this.#sql.hitsOf.all(JSON.stringify(rows.map((r) => r.seq))) as Row[]) {
       if (allowed !== undefined && !allowed.has(row.repo as string)) continue;
       const id = row.receiptId as number;
       const list = hits.get(id) ?? [];
@@ -282,7 +284,8 @@ export class ReceiptRows {
       hits.set(id, list);
     }
     return rows.map((row) => ({
-      id: row.id as number,
+      id: row.id as string,
+      seq: row.seq as number,
       at: row.at as number,
       user: row.user as string,
       client: row.client as string,
@@ -292,7 +295,7 @@ export class ReceiptRows {
       offset: row.offset as number,
       limit: row.limit as number,
       total: row.total as number,
-      hits: hits.get(row.id as number) ?? [],
+      hits: hits.get(row.seq as number) ?? [],
     }));
   }
 
@@ -300,7 +303,8 @@ export class ReceiptRows {
     let latest = Number.NEGATIVE_INFINITY;
     for (const receipt of batch) {
       const { hits, ...fields } = receipt;
-      const id = this.#sql.insert.run(fields).lastInsertRowid;
+      const publicId = randomBytes(16).toString("hex");
+      const id = this.#sql.insert.run({ ...fields, publicId }).lastInsertRowid;
       for (const hit of hits) {
         this.#sql.insertHit.run(
           id,

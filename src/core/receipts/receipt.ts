@@ -43,8 +43,14 @@ export interface ReceiptHit {
 
 /** A receipt as the index stores it (times ms since the epoch). */
 export interface ReceiptRecord {
-  /** The receipt id: grows with time; the listing order and the cursor. */
-  id: number;
+  /**
+   * The receipt id shown to callers: 32 random hex digits, unrelated to the order in which
+   * receipts were written. A sequence number would leak, through the gaps between one
+   * user's receipts, how many recalls the other users made (README "Rights").
+   */
+  id: string;
+  /** The order receipts were written in (the index's row id): listing order only, never shown. */
+  seq: number;
   /** When the recall ran, ms since the epoch. */
   at: number;
   /** Who recalled. */
@@ -67,8 +73,8 @@ export interface ReceiptRecord {
   hits: ReceiptHit[];
 }
 
-/** A receipt to store: a {@link ReceiptRecord} without its id. */
-export type NewReceipt = Omit<ReceiptRecord, "id">;
+/** A receipt to store: a {@link ReceiptRecord} without its ids (the index gives them). */
+export type NewReceipt = Omit<ReceiptRecord, "id" | "seq">;
 
 /**
  * A receipt as the CLI (`--json`), MCP and REST answer it. A view filtered to some
@@ -109,7 +115,7 @@ export interface ReceiptPage {
  */
 export function receiptView(record: ReceiptRecord, filtered = false): ReceiptView {
   return {
-    id: String(record.id),
+    id: record.id,
     at: new Date(record.at).toISOString(),
     user: record.user,
     client: record.client,
@@ -176,9 +182,9 @@ export function checkReceiptLimit(limit: number | undefined): number {
 /**
  * The opaque cursor after a receipt: base64url of `r:<id>`.
  *
- * @param id - the last listed receipt's id.
+ * @param id - the last listed receipt's id ({@link ReceiptRecord.id}).
  */
-export function encodeReceiptCursor(id: number): string {
+export function encodeReceiptCursor(id: string): string {
   return Buffer.from(`r:${id}`).toString("base64url");
 }
 
@@ -186,12 +192,12 @@ export function encodeReceiptCursor(id: number): string {
  * Reads a receipt cursor back.
  *
  * @param cursor - the caller's cursor; absent = the newest receipts.
- * @returns the receipt id to list below, or `undefined` for the first page.
+ * @returns the id of the receipt to list older ones than, or `undefined` for the first page.
  * @throws LoreError `invalid_cursor` when it is not one of {@link encodeReceiptCursor}.
  */
-export function decodeReceiptCursor(cursor: string | undefined): number | undefined {
+export function decodeReceiptCursor(cursor: string | undefined): string | undefined {
   if (cursor === undefined) return undefined;
-  const match = /^r:(\d{1,15})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  const match = /^r:([0-9a-f]{32})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
   if (match === null) throw new LoreError("invalid_cursor");
-  return Number(match[1]);
+  return match[1];
 }

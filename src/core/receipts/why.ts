@@ -95,13 +95,13 @@ export function explainEntry(
   recent: readonly ReceiptRecord[],
 ): WhyAnswer {
   const surfaced: WhySurfaced[] = [];
-  const seen = new Set<number>();
-  for (const receipt of [...surfacedIn].sort((a, b) => b.id - a.id)) {
+  const seen = new Set<string>();
+  for (const receipt of [...surfacedIn].sort((a, b) => b.seq - a.seq)) {
     const hit = receipt.hits.find((h) => h.repo === entry.repo && h.id === entry.id);
     if (hit === undefined) continue;
     seen.add(receipt.id);
     surfaced.push({
-      receipt: String(receipt.id),
+      receipt: receipt.id,
       at: new Date(receipt.at).toISOString(),
       client: receipt.client,
       session: receipt.session,
@@ -119,7 +119,7 @@ export function explainEntry(
     const reasons = wouldMatch(entry, receipt);
     if (reasons.length === 0) continue;
     outranked.push({
-      receipt: String(receipt.id),
+      receipt: receipt.id,
       at: new Date(receipt.at).toISOString(),
       client: receipt.client,
       query: receipt.query,
