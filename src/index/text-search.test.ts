@@ -177,3 +177,51 @@ describe("TextSearch", () => {
     );
   });
 });
+
+describe("TextSearch prefix expansions", () => {
+  it("follow every change of the full-text index, by this connection or another", () => {
+    const folder = mkdtempSync(join(tmpdir(), "lore-text-expand-"));
+    const file = join(folder, "index.db");
+    const mine = openIndex(file);
+    const other = openIndex(file);
+    const put = (into: EntryIndex, n: number, word: string) =>
+      into.putFile({
+        repo: "r",
+        path: `${n}.md`,
+        blobSha: "0".repeat(40),
+        parsed: parsed(idOf(n), `note ${n}`, `a ${word} here`, []),
+        diagnostics: [],
+      });
+    const total = (query: string) =>
+      mine.text.page(parseSearchQuery(query).terms, {
+        offset: 0,
+        limit: 100,
+        budget: 100,
+        totalCap: 1000,
+        excludeFired: false,
+        check: [],
+      }).total;
+    try {
+      for (let n = 1; n <= 3; n++) put(mine, n, "zorbat");
+      expect(total("zor*")).toBe(3);
+      expect(total("zor*")).toBe(3); // the kept expansion
+      // Another process adds a stem with the prefix: the next recall expands to it too.
+      for (let n = 4; n <= 5; n++) put(other, n, "zorkin");
+      expect(total("zor*")).toBe(5);
+      // … and removes one.
+      other.deleteFile("r", "1.md");
+      expect(total("zor*")).toBe(4);
+      // Inside this connection's write transaction the new rows are found before commit.
+      mine.transaction(() => {
+        put(mine, 6, "zormun");
+        expect(total("zor*")).toBe(5);
+      });
+      expect(total("zor*")).toBe(5);
+      expect(total("nothingher*")).toBe(0);
+    } finally {
+      other.close();
+      mine.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
