@@ -225,3 +225,60 @@ describe("TextSearch prefix expansions", () => {
     }
   });
 });
+
+describe("EntryIndex.ftsPendingBytes", () => {
+  it("changes only how FTS5 lays out its segments: the same matches and scores; refuses a size that is not positive", () => {
+    const folder = mkdtempSync(join(tmpdir(), "lore-text-pending-"));
+    const build = (name: string, bytes: number | undefined) => {
+      const built = openIndex(join(folder, name));
+      if (bytes !== undefined) built.ftsPendingBytes(bytes);
+      built.transaction(() => {
+        for (let n = 1; n <= 40; n++) {
+          const body = `alpha ${n % 3 === 0 ? "beta gamma" : "gamma"} ${"delta ".repeat(n % 5)}`;
+          built.putFile({
+            repo: "r",
+            path: `${n}.md`,
+            blobSha: "0".repeat(40),
+            parsed: parsed(idOf(n), `note ${n % 4 === 0 ? "beta" : ""}`, body, []),
+            diagnostics: [],
+          });
+        }
+      });
+      built.deleteFile("r", "7.md");
+      return built;
+    };
+    // One transaction: 64 bytes writes a segment every row or two, the default one segment.
+    const tiny = build("tiny.db", 64);
+    const usual = build("usual.db", undefined);
+    const answers = (from: EntryIndex) =>
+      ["alpha", "beta", "gamma delta", "del*"].map((query) =>
+        from.text.matches(parseSearchQuery(query).terms, { budget: 100, totalCap: 1000, need: 50 }),
+      );
+    try {
+      const stored = tiny.withDatabase(
+        (db) =>
+          db
+            .prepare("SELECT v FROM entry_text_config WHERE k = 'hashsize'")
+            .pluck()
+            .get() as number,
+      );
+      expect(stored).toBe(64);
+      const blocks = (from: EntryIndex) =>
+        from.withDatabase(
+          (db) => db.prepare("SELECT count(*) FROM entry_text_data").pluck().get() as number,
+        );
+      // Many segments against few: the layouts differ…
+      expect(blocks(tiny)).toBeGreaterThan(blocks(usual));
+      // …the answers do not.
+      expect(answers(tiny)).toEqual(answers(usual));
+      expect(answers(tiny)[0]?.rows.length).toBe(39);
+      expect(() => tiny.ftsPendingBytes(0)).toThrow(
+        expect.objectContaining({ code: "invalid_input" }),
+      );
+    } finally {
+      tiny.close();
+      usual.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
