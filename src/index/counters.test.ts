@@ -76,6 +76,20 @@ describe("usage counters written after the answer", () => {
     expect(seen).toEqual([`${ID2}:1:0`]);
   });
 
+  it("are written during a burst that never pauses, not only after it", async () => {
+    // A count every 10 ms never leaves the 40 ms pause a write waits for; the oldest
+    // count's 2 s limit writes them anyway, while the burst goes on.
+    const deadline = Date.now() + 10_000;
+    let seen: string[] = [];
+    while (Date.now() < deadline) {
+      index.countShown("cyd", [{ repo: "acme/app", id: ID2 }], 4000);
+      seen = shownElsewhere(file, "cyd");
+      if (seen.length > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(seen).toHaveLength(1);
+  });
+
   it("keep first and last times in counting order across a flush", () => {
     index.countShown(
       "ann",

@@ -3,13 +3,13 @@
  * glossary "shown / read"; seed 004, stats).
  *
  * Counts are written after the answer, not during it: `countShown` and `countRead` queue
- * them in memory and one transaction writes the queue {@link FLUSH_DELAY_MS} later. A
+ * them in memory and one transaction writes the queue {@link FLUSH_DELAY_MS} later, or at
+ * the next pause of the recalls if they keep coming, within 2 s (`flush-timing.ts`). A
  * write is a WAL commit whose time depends on the disk (and now and then on a checkpoint):
  * measured at 100k entries on a shared machine, a recall's own counter write took 0.08 ms
  * at the median but 10–15 ms at p99 and up to 77 ms, which was most of the tail of recall
  * over MCP. Reads of the counters (`stats`) and `close` write the queue first, so this
- * process always sees its own counts; another process sees them at most
- * {@link FLUSH_DELAY_MS} later. A process killed before the flush loses those counts
+ * process always sees its own counts; another process sees them at most 2 s later. A process killed before the flush loses those counts
  * (usage statistics, never knowledge).
  *
  * The timed write never waits on another writer: while a refresh holds the write lock (a
@@ -24,6 +24,7 @@
  * checkpoint can undo it.
  */
 import { type DailyRow, dayOf } from "../core/stats/usage-days.js";
+import { flushWait } from "./flush-timing.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
 
 /** How long counts wait in memory before they are written, ms. */
@@ -87,6 +88,9 @@ export class Counters {
   readonly #daysOfEntry;
   #pending: PendingCount[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the oldest and the newest queued count were queued (`performance.now()`, ms). */
+  #firstAt = 0;
+  #lastAt = 0;
 
   /** @param db - a migrated index database. */
   constructor(db: SqliteDatabase) {
@@ -322,21 +326,30 @@ export class Counters {
 
   #queue(count: PendingCount): void {
     if (this.#pending.length >= MAX_PENDING) return;
+    const now = performance.now();
+    if (this.#pending.length === 0) this.#firstAt = now;
+    this.#lastAt = now;
     this.#pending.push(count);
     this.#arm();
   }
 
-  #arm(): void {
+  #arm(delayMs: number = FLUSH_DELAY_MS): void {
     if (this.#timer !== undefined) return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
+      // Not in the middle of a burst of recalls (see `flush-timing.ts`).
+      const wait = flushWait(performance.now(), this.#firstAt, this.#lastAt);
+      if (wait > 0 && this.#pending.length > 0) {
+        this.#arm(wait);
+        return;
+      }
       try {
         this.flush({ wait: false });
       } catch {
         // Kept queued (see flush): a writer holds the lock; try again a little later.
         if (this.#db.open && this.#pending.length > 0) this.#arm();
       }
-    }, FLUSH_DELAY_MS);
+    }, delayMs);
     // Pending counts never keep a process alive: `close` writes them.
     this.#timer.unref();
   }

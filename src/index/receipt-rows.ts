@@ -4,7 +4,7 @@
  *
  * Writes stay off recall's read path, the way usage counters do (`counters.ts`): `add`
  * queues a receipt and one transaction writes the queue {@link RECEIPT_FLUSH_DELAY_MS}
- * later, never waiting on another writer (a refresh holding the lock keeps them queued);
+ * later, or at the next pause of the recalls within 2 s (`flush-timing.ts`), never waiting on another writer (a refresh holding the lock keeps them queued);
  * `list`, `ofEntry` and `close` write the queue first, so this process always sees its own
  * receipts. In `durable` mode (the team server, the index's sole writer) `add` writes at
  * once in its own transaction, without a busy wait; when the file is locked it falls back to
@@ -19,6 +19,7 @@ import { randomBytes } from "node:crypto";
 import type { MatchReason } from "../core/recall/contract-match.js";
 import type { NewReceipt, ReceiptHit, ReceiptRecord } from "../core/receipts/receipt.js";
 import { isBusy } from "./counters.js";
+import { flushWait } from "./flush-timing.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
 
 /** How long receipts wait in memory before they are written, ms. */
@@ -74,6 +75,9 @@ export class ReceiptRows {
   readonly #sql;
   #pending: NewReceipt[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the oldest and the newest queued receipt were queued (`performance.now()`, ms). */
+  #firstAt = 0;
+  #lastAt = 0;
   #prunedAt = Number.NEGATIVE_INFINITY;
 
   /**
@@ -141,6 +145,9 @@ export class ReceiptRows {
       return;
     }
     if (this.#pending.length >= MAX_PENDING_RECEIPTS) return;
+    const now = performance.now();
+    if (this.#pending.length === 0) this.#firstAt = now;
+    this.#lastAt = now;
     this.#pending.push(receipt);
     this.#arm();
   }
@@ -356,10 +363,16 @@ export class ReceiptRows {
     }
   }
 
-  #arm(): void {
+  #arm(delayMs: number = RECEIPT_FLUSH_DELAY_MS): void {
     if (this.#timer !== undefined) return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
+      // Not in the middle of a burst of recalls (see `flush-timing.ts`).
+      const wait = flushWait(performance.now(), this.#firstAt, this.#lastAt);
+      if (wait > 0 && this.#pending.length > 0) {
+        this.#arm(wait);
+        return;
+      }
       try {
         this.flush({ wait: false });
       } catch (error) {
@@ -367,7 +380,7 @@ export class ReceiptRows {
           if (this.#db.open && this.#pending.length > 0) this.#arm();
         } else this.onError(error);
       }
-    }, RECEIPT_FLUSH_DELAY_MS);
+    }, delayMs);
     // Queued receipts never keep a process alive: `close` writes them.
     this.#timer.unref();
   }

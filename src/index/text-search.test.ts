@@ -177,3 +177,108 @@ describe("TextSearch", () => {
     );
   });
 });
+
+describe("TextSearch prefix expansions", () => {
+  it("follow every change of the full-text index, by this connection or another", () => {
+    const folder = mkdtempSync(join(tmpdir(), "lore-text-expand-"));
+    const file = join(folder, "index.db");
+    const mine = openIndex(file);
+    const other = openIndex(file);
+    const put = (into: EntryIndex, n: number, word: string) =>
+      into.putFile({
+        repo: "r",
+        path: `${n}.md`,
+        blobSha: "0".repeat(40),
+        parsed: parsed(idOf(n), `note ${n}`, `a ${word} here`, []),
+        diagnostics: [],
+      });
+    const total = (query: string) =>
+      mine.text.page(parseSearchQuery(query).terms, {
+        offset: 0,
+        limit: 100,
+        budget: 100,
+        totalCap: 1000,
+        excludeFired: false,
+        check: [],
+      }).total;
+    try {
+      for (let n = 1; n <= 3; n++) put(mine, n, "zorbat");
+      expect(total("zor*")).toBe(3);
+      expect(total("zor*")).toBe(3); // the kept expansion
+      // Another process adds a stem with the prefix: the next recall expands to it too.
+      for (let n = 4; n <= 5; n++) put(other, n, "zorkin");
+      expect(total("zor*")).toBe(5);
+      // … and removes one.
+      other.deleteFile("r", "1.md");
+      expect(total("zor*")).toBe(4);
+      // Inside this connection's write transaction the new rows are found before commit.
+      mine.transaction(() => {
+        put(mine, 6, "zormun");
+        expect(total("zor*")).toBe(5);
+      });
+      expect(total("zor*")).toBe(5);
+      expect(total("nothingher*")).toBe(0);
+    } finally {
+      other.close();
+      mine.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("EntryIndex.ftsPendingBytes", () => {
+  it("changes only how FTS5 lays out its segments: the same matches and scores; refuses a size that is not positive", () => {
+    const folder = mkdtempSync(join(tmpdir(), "lore-text-pending-"));
+    const build = (name: string, bytes: number | undefined) => {
+      const built = openIndex(join(folder, name));
+      if (bytes !== undefined) built.ftsPendingBytes(bytes);
+      built.transaction(() => {
+        for (let n = 1; n <= 40; n++) {
+          const body = `alpha ${n % 3 === 0 ? "beta gamma" : "gamma"} ${"delta ".repeat(n % 5)}`;
+          built.putFile({
+            repo: "r",
+            path: `${n}.md`,
+            blobSha: "0".repeat(40),
+            parsed: parsed(idOf(n), `note ${n % 4 === 0 ? "beta" : ""}`, body, []),
+            diagnostics: [],
+          });
+        }
+      });
+      built.deleteFile("r", "7.md");
+      return built;
+    };
+    // One transaction: 64 bytes writes a segment every row or two, the default one segment.
+    const tiny = build("tiny.db", 64);
+    const usual = build("usual.db", undefined);
+    const answers = (from: EntryIndex) =>
+      ["alpha", "beta", "gamma delta", "del*"].map((query) =>
+        from.text.matches(parseSearchQuery(query).terms, { budget: 100, totalCap: 1000, need: 50 }),
+      );
+    try {
+      const stored = tiny.withDatabase(
+        (db) =>
+          db
+            .prepare("SELECT v FROM entry_text_config WHERE k = 'hashsize'")
+            .pluck()
+            .get() as number,
+      );
+      expect(stored).toBe(64);
+      const blocks = (from: EntryIndex) =>
+        from.withDatabase(
+          (db) => db.prepare("SELECT count(*) FROM entry_text_data").pluck().get() as number,
+        );
+      // Many segments against few: the layouts differ…
+      expect(blocks(tiny)).toBeGreaterThan(blocks(usual));
+      // …the answers do not.
+      expect(answers(tiny)).toEqual(answers(usual));
+      expect(answers(tiny)[0]?.rows.length).toBe(39);
+      expect(() => tiny.ftsPendingBytes(0)).toThrow(
+        expect.objectContaining({ code: "invalid_input" }),
+      );
+    } finally {
+      tiny.close();
+      usual.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});

@@ -31,6 +31,12 @@ export const SUMMARY_WEIGHT = 3;
 /** Most indexed stems one prefix word stands for (the most frequent ones). */
 export const MAX_EXPANSIONS = 16;
 
+/**
+ * Most prefixes whose expansion {@link TextSearch} keeps (see `#expansions`); past it the
+ * oldest is forgotten.
+ */
+export const EXPANSION_CACHE_SIZE = 256;
+
 /** One listed text match. */
 export interface TextRow {
   fileId: number;
@@ -105,7 +111,14 @@ interface Word {
 /** Full-text queries; statements prepared once. */
 export class TextSearch {
   readonly #sql;
+  readonly #db: SqliteDatabase;
   readonly #firedIds: () => readonly number[];
+  /**
+   * Prefix → its FTS5 expression (`undefined`: no indexed stem has it), valid while the
+   * full-text index's structure record is {@link #structure} (see `#expand`).
+   */
+  #expansions = new Map<string, string | undefined>();
+  #structure: Buffer | undefined;
 
   /**
    * @param db - a migrated index database.
@@ -113,6 +126,7 @@ export class TextSearch {
    *   out); default none.
    */
   constructor(db: SqliteDatabase, firedIds: () => readonly number[] = () => []) {
+    this.#db = db;
     this.#firedIds = firedIds;
     const p = (sql: string) => db.prepare(sql);
     type Statement = ReturnType<typeof p>;
@@ -157,6 +171,9 @@ export class TextSearch {
         "SELECT rowid FROM entry_text WHERE entry_text MATCH ? AND rowid IN (SELECT value FROM json_each(?))",
       ).pluck(),
       terms: p("SELECT term, doc FROM entry_terms WHERE term >= ? AND term < ? LIMIT 256").raw(),
+      // FTS5's structure record (rowid 10 of its data table): the list of segments with a
+      // write counter, rewritten by every change of the full-text index.
+      structure: p("SELECT block FROM entry_text_data WHERE id = 10").pluck(),
       entriesCapped: p("SELECT count(*) FROM (SELECT 1 FROM entries LIMIT ?)").pluck(),
       allRowids: p("SELECT rowid FROM entry_text WHERE entry_text MATCH ?").pluck(),
       entryIds: p(
@@ -367,19 +384,60 @@ export class TextSearch {
 
   /** The FTS5 expression of a term and its (capped) count; prefixes are expanded. */
   #resolve(term: QueryTerm, index: number, budget: number): Word | undefined {
-    let fts = term.fts;
+    let fts: string | undefined = term.fts;
     if (term.prefix && term.stems.length === 1) {
-      const prefix = term.stems[0] as string;
-      const found = this.#sql.terms.all(prefix, `${prefix}\u{10ffff}`) as [string, number][];
-      const top = found
-        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-        .slice(0, MAX_EXPANSIONS)
-        .map(([text]) => quote(text));
-      if (top.length === 0) return undefined;
-      fts = top.length === 1 ? (top[0] as string) : `(${top.join(" OR ")})`;
+      fts = this.#expand(term.stems[0] as string);
+      if (fts === undefined) return undefined;
     }
     const [count, last] = this.#sql.count.get(fts, budget + 1) as [number, number | null];
     return { term: index, fts, count, last: last ?? 0 };
+  }
+
+  /**
+   * The FTS5 expression of a prefix: its {@link MAX_EXPANSIONS} indexed stems with the most
+   * documents (ties by stem), OR-ed, most documents first; `undefined` when no stem has it.
+   *
+   * The document counts come from `entry_terms` (fts5vocab), which walks every matching
+   * stem's whole doclist: 1–3 ms at 100k entries for a prefix of a common word, the largest
+   * part of a prefix recall. They change only with the full-text index, so expansions are
+   * kept while FTS5's structure record stays the same (one row read, ≈ 3 µs): any write
+   * to `entry_text` — by this connection or another process — writes a new segment or
+   * merges, and so rewrites that record. A kept expansion is the very string the
+   * vocabulary gives, so hits and scores are those of a fresh lookup.
+   */
+  #expand(prefix: string): string | undefined {
+    // Inside a write transaction of this connection FTS5 holds new rows in memory, not yet
+    // in a segment (the structure record is unchanged): ask the vocabulary, keep nothing.
+    if (this.#db.inTransaction) return this.#lookUpExpansion(prefix);
+    const structure = this.#sql.structure.get() as Buffer | undefined;
+    if (
+      structure === undefined ||
+      this.#structure === undefined ||
+      !structure.equals(this.#structure)
+    ) {
+      this.#expansions.clear();
+      this.#structure = structure;
+    }
+    if (this.#expansions.has(prefix)) return this.#expansions.get(prefix);
+    const fts = this.#lookUpExpansion(prefix);
+    if (this.#expansions.size >= EXPANSION_CACHE_SIZE) {
+      const oldest = this.#expansions.keys().next();
+      if (oldest.done !== true) this.#expansions.delete(oldest.value);
+    }
+    // An index without a structure record yet (nothing ever written) is not cached.
+    if (structure !== undefined) this.#expansions.set(prefix, fts);
+    return fts;
+  }
+
+  /** {@link #expand} without the kept expansions: read from the vocabulary. */
+  #lookUpExpansion(prefix: string): string | undefined {
+    const found = this.#sql.terms.all(prefix, `${prefix}\u{10ffff}`) as [string, number][];
+    const top = found
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, MAX_EXPANSIONS)
+      .map(([text]) => quote(text));
+    if (top.length === 0) return undefined;
+    return top.length === 1 ? (top[0] as string) : `(${top.join(" OR ")})`;
   }
 
   /**

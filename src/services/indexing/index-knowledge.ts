@@ -60,6 +60,11 @@ export interface IndexWriter {
    */
   pageCacheKib?(kib?: number): number;
   /**
+   * Sets FTS5's threshold of pending full-text data, bytes (see
+   * `EntryIndex.ftsPendingBytes`): raised for a large build, restored after it. Optional.
+   */
+  ftsPendingBytes?(bytes: number): void;
+  /**
    * Merges the full-text index into one segment (see `EntryIndex.optimize`); called after a
    * run that added more than {@link OPTIMIZE_AFTER_ADDED} files. Optional.
    */
@@ -198,6 +203,16 @@ type BatchItem = { blob: KnowledgeBlob; bytes: Uint8Array };
 /** The page cache of a build that reads more than this many KiB (16 MB). */
 const BUILD_CACHE_KIB = 16 * 1024;
 
+/** FTS5's own threshold of pending full-text data, bytes (its `hashsize` default, 1 MiB). */
+export const FTS_PENDING_DEFAULT = 1024 * 1024;
+
+/**
+ * The threshold of pending full-text data of a large build, bytes (8 MiB; see
+ * `EntryIndex.ftsPendingBytes`): about one 10 MB batch of analysed text, so each batch is
+ * written as one segment.
+ */
+export const FTS_PENDING_BUILD = 8 * 1024 * 1024;
+
 /** Bytes per request to the worker (1 MB); a batch (one transaction) holds up to 10. */
 const WORKER_CHUNK_BYTES = 1024 * 1024;
 
@@ -290,8 +305,10 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
 
   // A large build mostly appends: a small page cache keeps its peak RSS down.
   const workBytes = work.reduce((sum, blob) => sum + blob.size, 0);
-  const cacheBefore =
-    workBytes > BUILD_CACHE_KIB * 1024 ? index.pageCacheKib?.(BUILD_CACHE_KIB) : undefined;
+  const large = workBytes > BUILD_CACHE_KIB * 1024;
+  const cacheBefore = large ? index.pageCacheKib?.(BUILD_CACHE_KIB) : undefined;
+  // …and fewer, larger full-text segments (one per batch) spare FTS5 most of its merging.
+  if (large) index.ftsPendingBytes?.(FTS_PENDING_BUILD);
   try {
     let round = work;
     let rechecks = 0;
@@ -315,6 +332,11 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
     }
   } finally {
     if (cacheBefore !== undefined && cacheBefore > 0) index.pageCacheKib?.(cacheBefore);
+    try {
+      if (large) index.ftsPendingBytes?.(FTS_PENDING_DEFAULT);
+    } catch {
+      // Left raised (a locked or closed file): only the size of later segments differs.
+    }
   }
   if (fresh.size > OPTIMIZE_AFTER_ADDED) index.optimize?.();
   report();
