@@ -12,6 +12,7 @@ import type { WhyAnswer } from "../core/receipts/why.js";
 import type { KnowledgeRoot } from "../core/roots/knowledge-roots.js";
 import { rootRepoName } from "../core/roots/root-repo-name.js";
 import { resolveRoot } from "../core/roots/root-resolution.js";
+import { useSnowballLoader } from "../core/text/stem.js";
 import {
   type EntryIndex,
   type OpenIndexOptions,
@@ -42,6 +43,7 @@ import type { RootsStatusAnswer } from "../services/roots/roots-status.js";
 import type { RouteContextAnswer } from "../services/roots/route-context.js";
 import { lazyFederation } from "./lazy-federation.js";
 import type { LoreSettings } from "./load-config.js";
+import { loadSnowballWithCodeCache, snowballCacheFile } from "./snowball-code-cache.js";
 
 /** Options of {@link composeLore}. */
 export interface ComposeOptions {
@@ -201,6 +203,10 @@ export async function composeLore(
   options: ComposeOptions = {},
 ): Promise<Lore> {
   const log = options.log ?? (() => {});
+  // The stemmers' compiled code is kept between processes: a one-shot recall and the MCP
+  // server's first answer skip compiling the 850 KB package (snowball-code-cache.ts).
+  const stemCache = snowballCacheFile(process.env);
+  useSnowballLoader(() => loadSnowballWithCodeCache(stemCache));
   mkdirSync(dirname(settings.database), { recursive: true });
   const index: EntryIndex = openIndex(settings.database, options.index);
   // Load receipts are kept `[receipts] keep_days` (README "Load receipts").

@@ -1,0 +1,75 @@
+/**
+ * The build step after `tsc` for the hot one-shot commands (`npm run build`, and the tests'
+ * global setup): bundles the command line's module graph (`dist/cli/run-cli.js`, every
+ * command a lazy chunk of its own) into `dist/bundle/`, which `dist/cli/main.js` loads for
+ * `lore recall` and `lore mcp` (section "Speed where users feel it": a one-shot recall and
+ * the MCP server's cold start to its first answer).
+ *
+ * Why: Node 20 has no compile cache, and `lore mcp` resolves, reads and links ~200 of
+ * Lore's small ES modules one by one before its first answer (a `recall` ~120); the same
+ * code as a few chunks skips most of that work (figures in the team's status notes,
+ * `node dist/bench/run-cold-start.js`).
+ *
+ * The folder sits at the depth of `dist/cli/` so that the `import.meta.url`-relative paths
+ * of the bundled modules still land where they do unbundled (`../../package.json` of
+ * `run-cli.ts`, `../cli/main.js` of the hook installer). The index worker is an entry of its
+ * own (`dist/bundle/index-worker.js`), because `batch-analysis.ts` starts the worker script
+ * that sits beside it. Packages stay outside (`better-sqlite3` is native; the stemmer and
+ * stop-word files are required lazily by `core/text/`).
+ *
+ * Usage: `node dist/build/bundle-cli.js` (from the package root or anywhere).
+ */
+import { rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "rolldown";
+
+/** The bundle's folder, relative to `dist/`. */
+export const CLI_BUNDLE_DIR = "bundle";
+
+/** The commands bundled, each into `dist/bundle/<name>.js`. */
+export const HOT_COMMANDS = ["recall", "mcp"] as const;
+
+const dist = join(dirname(fileURLToPath(import.meta.url)), "..");
+const out = join(dist, CLI_BUNDLE_DIR);
+const commandList = join(dist, "cli", "command-list.js");
+
+/** Every package and builtin stays a runtime import: only Lore's own modules are bundled. */
+const isPackage = (id: string) =>
+  !id.startsWith(".") && !id.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(id);
+
+rmSync(out, { recursive: true, force: true });
+for (const hot of HOT_COMMANDS) {
+  await build({
+    input: join(dist, "cli", "run-cli.js"),
+    platform: "node",
+    external: isPackage,
+    logLevel: "warn",
+    plugins: [
+      {
+        // The other commands of the table stay the modules tsc wrote (imported from
+        // `dist/cli/commands/` when they run): the bundle holds one command's graph.
+        name: "other-commands-stay-modules",
+        resolveId(source, importer) {
+          if (importer !== commandList || !source.startsWith("./commands/")) return null;
+          if (source === `./commands/${hot}.js`) return null;
+          return { id: `../cli/${source.slice(2)}`, external: true };
+        },
+      },
+    ],
+    // A dynamic import inside the graph stays a chunk of its own (loaded when it runs).
+    output: {
+      dir: out,
+      format: "esm",
+      entryFileNames: `${hot}.js`,
+      chunkFileNames: `${hot}-[name]-[hash].js`,
+    },
+  });
+}
+await build({
+  input: join(dist, "services", "indexing", "index-worker.js"),
+  platform: "node",
+  external: isPackage,
+  logLevel: "warn",
+  output: { file: join(out, "index-worker.js"), format: "esm", codeSplitting: false },
+});
