@@ -34,16 +34,29 @@ const dist = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(dist, CLI_BUNDLE_DIR);
 const commandList = join(dist, "cli", "command-list.js");
 
-/** Every package and builtin stays a runtime import: only Lore's own modules are bundled. */
-const isPackage = (id: string) =>
-  !id.startsWith(".") && !id.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(id);
+/**
+ * Small pure-JS packages that only Lore's own code imports: bundled too, each otherwise ~10
+ * to 20 module files to resolve and read (`uuid`, `smol-toml`).
+ */
+const INLINED_PACKAGES = new Set(["uuid", "smol-toml", "js-yaml"]);
+
+/**
+ * What stays a runtime import: builtins and packages (`better-sqlite3` is native; the MCP
+ * SDK and zod are one copy shared with the SDK; the stemmer and stop-word files are
+ * required lazily by `core/text/`), except {@link INLINED_PACKAGES}.
+ */
+const isExternal = (id: string) =>
+  !id.startsWith(".") &&
+  !id.startsWith("/") &&
+  !/^[A-Za-z]:[\\/]/.test(id) &&
+  !INLINED_PACKAGES.has(id);
 
 rmSync(out, { recursive: true, force: true });
 for (const hot of HOT_COMMANDS) {
   await build({
     input: join(dist, "cli", "run-cli.js"),
     platform: "node",
-    external: isPackage,
+    external: isExternal,
     logLevel: "warn",
     plugins: [
       {
@@ -69,7 +82,7 @@ for (const hot of HOT_COMMANDS) {
 await build({
   input: join(dist, "services", "indexing", "index-worker.js"),
   platform: "node",
-  external: isPackage,
+  external: isExternal,
   logLevel: "warn",
   output: { file: join(out, "index-worker.js"), format: "esm", codeSplitting: false },
 });
