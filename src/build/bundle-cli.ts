@@ -76,6 +76,8 @@ for (const hot of HOT_COMMANDS) {
       format: "esm",
       entryFileNames: `${hot}.js`,
       chunkFileNames: `${hot}-[name]-[hash].js`,
+      // The docstrings are a third of the text V8 would scan at every start; licences stay.
+      comments: { legal: true, annotation: false, jsdoc: false },
     },
   });
 }
