@@ -1,21 +1,24 @@
 /**
- * The build step after `tsc` for the hot one-shot commands (`npm run build`, and the tests'
- * global setup): bundles the command line's module graph (`dist/cli/run-cli.js`, every
- * command a lazy chunk of its own) into `dist/bundle/`, which `dist/cli/main.js` loads for
- * `lore recall` and `lore mcp` (section "Speed where users feel it": a one-shot recall and
- * the MCP server's cold start to its first answer).
+ * The build step after `tsc` for the hot commands (`npm run build`, and the tests' global
+ * setup): for each of {@link HOT_COMMANDS} bundles the command line's module graph
+ * (`dist/cli/run-cli.js`) with only that command's graph inside — the other commands of the
+ * table stay imports of the modules tsc wrote — into `dist/bundle/<name>.js` and its chunks
+ * `dist/bundle/<name>-*.js`, which `dist/cli/main.js` loads for `lore recall` and `lore mcp`
+ * (section "Speed where users feel it": a one-shot recall, and the MCP server's cold start
+ * to its first answer).
  *
- * Why: Node 20 has no compile cache, and `lore mcp` resolves, reads and links ~200 of
- * Lore's small ES modules one by one before its first answer (a `recall` ~120); the same
- * code as a few chunks skips most of that work (figures in the team's status notes,
- * `node dist/bench/run-cold-start.js`).
+ * Why: Node 20 has no compile cache, and each ES module is resolved, read, compiled and
+ * linked on its own. Unbundled, `lore recall` loads 106 of Lore's modules and `lore mcp`
+ * 193 (plus ~200 of packages) before the first answer; bundled, 22 and 42 chunks. A dynamic
+ * import stays a chunk of its own, loaded when it runs, so what a command does not run is
+ * still not loaded (a single-file bundle would hoist zod and smol-toml to its top).
  *
  * The folder sits at the depth of `dist/cli/` so that the `import.meta.url`-relative paths
  * of the bundled modules still land where they do unbundled (`../../package.json` of
  * `run-cli.ts`, `../cli/main.js` of the hook installer). The index worker is an entry of its
  * own (`dist/bundle/index-worker.js`), because `batch-analysis.ts` starts the worker script
- * that sits beside it. Packages stay outside (`better-sqlite3` is native; the stemmer and
- * stop-word files are required lazily by `core/text/`).
+ * that sits beside it. Docstrings are left out (licence comments stay): they were a third
+ * of the text.
  *
  * Usage: `node dist/build/bundle-cli.js` (from the package root or anywhere).
  */
@@ -35,8 +38,8 @@ const out = join(dist, CLI_BUNDLE_DIR);
 const commandList = join(dist, "cli", "command-list.js");
 
 /**
- * Small pure-JS packages that only Lore's own code imports: bundled too, each otherwise ~10
- * to 20 module files to resolve and read (`uuid`, `smol-toml`).
+ * Small pure-JS packages that only Lore's own code imports: bundled too, otherwise module
+ * files to resolve and read one by one (`uuid` 20 on `lore mcp`'s start, `smol-toml` 9).
  */
 const INLINED_PACKAGES = new Set(["uuid", "smol-toml", "js-yaml"]);
 

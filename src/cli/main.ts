@@ -42,10 +42,11 @@ if (word === "hook" && (client === "claude-code" || client === "codex" || client
 }
 
 /**
- * The command line's code for the command `word`: for the hot one-shot commands (`recall`,
- * `mcp`) the build's bundle of it (src/build/bundle-cli.ts, a few chunks instead of ~200
- * modules), else — and when there is no bundle, or one older than the modules `tsc` wrote
- * since — the modules themselves. Both are the same code: same output and exit codes.
+ * The command line's code for the command `word`: for the hot commands (`recall`, `mcp`)
+ * the build's bundle of it (src/build/bundle-cli.ts: 22 and 42 chunks instead of 106 and
+ * 193 modules), else — and when there is no bundle, or one older than the `run-cli.js`
+ * that tsc wrote since — the modules themselves. Both are the same code: same output,
+ * errors and exit codes (test/e2e/hot-command-bundle.test.ts).
  */
 async function loadRunCli(word: string | undefined): Promise<typeof import("./run-cli.js")> {
   if (word === "recall" || word === "mcp") {
