@@ -25,9 +25,11 @@ process.exitCode = await runCli(process.argv.slice(1), {
   stdout: process.stdout, stderr: process.stderr, cwd: process.cwd(),
 });`;
 
-type Path = "bundle" | "modules";
+type Path = "bundle" | "modules" | "raw";
 
+/** The node arguments: the bin (`bundle`), run-cli.js itself (`modules`), or `args` as is. */
 function nodeArgs(path: Path, args: readonly string[]): string[] {
+  if (path === "raw") return [...args];
   return path === "bundle"
     ? [LORE_BIN, ...args]
     : ["--input-type=module", "-e", MODULES_MAIN, ...args];
@@ -106,7 +108,7 @@ function mcpSession(
 }
 
 let repo: TestRepo;
-const sandboxes: Record<Path, ReturnType<typeof isolatedEnv>> = {} as never;
+const sandboxes: Record<"bundle" | "modules", ReturnType<typeof isolatedEnv>> = {} as never;
 
 beforeAll(async () => {
   repo = await makeRepo(knowledgeFiles());
@@ -122,7 +124,7 @@ afterAll(async () => {
 });
 
 /** The same command on both paths, each in its own sandbox. */
-async function both(args: readonly string[]): Promise<Record<Path, LoreRun>> {
+async function both(args: readonly string[]): Promise<Record<"bundle" | "modules", LoreRun>> {
   return {
     bundle: await run("bundle", args, repo.dir, sandboxes.bundle.env),
     modules: await run("modules", args, repo.dir, sandboxes.modules.env),
@@ -134,6 +136,45 @@ describe("the bundle of recall and mcp", () => {
     for (const file of ["recall.js", "mcp.js", "index-worker.js"]) {
       expect(existsSync(join(DIST, "bundle", file))).toBe(true);
     }
+  });
+
+  it("is what recall and mcp load; other commands load the modules", async () => {
+    // A module loader hook (node:module register) that notes every URL the process loads.
+    const dir = sandboxes.bundle.dir;
+    const hooks = join(dir, "note-loads.mjs");
+    const register = join(dir, "register.mjs");
+    writeFileSync(
+      hooks,
+      `import { appendFileSync } from "node:fs";
+export async function load(url, context, next) {
+  appendFileSync(process.env.LOADS_FILE, url + "\\n");
+  return next(url, context);
+}`,
+    );
+    writeFileSync(
+      register,
+      `import { register } from "node:module";
+register(${JSON.stringify(pathToFileURL(hooks).href)});`,
+    );
+    const loadsOf = async (args: string[], name: string) => {
+      const file = join(dir, `${name}.loads`);
+      const env = { ...sandboxes.bundle.env, LOADS_FILE: file };
+      const done = await run("raw", ["--import", register, LORE_BIN, ...args], repo.dir, env);
+      expect(done.code, done.stderr).toBe(0);
+      return readFileSync(file, "utf8").split("\n");
+    };
+    const bundleOf = (name: string) => pathToFileURL(join(DIST, "bundle", `${name}.js`)).href;
+    const modules = pathToFileURL(join(DIST, "cli", "run-cli.js")).href;
+    const recall = await loadsOf(["recall", "релиз"], "recall");
+    expect(recall).toContain(bundleOf("recall"));
+    expect(recall).not.toContain(modules);
+    // stdin is closed at once: the server ends with exit 0.
+    const mcp = await loadsOf(["mcp", "--repo", repo.dir], "mcp");
+    expect(mcp).toContain(bundleOf("mcp"));
+    expect(mcp).not.toContain(modules);
+    const version = await loadsOf(["--version"], "version");
+    expect(version).toContain(modules);
+    expect(version.some((url) => url.includes("/dist/bundle/"))).toBe(false);
   });
 
   it("recall answers, refuses and exits as the modules do", async () => {
