@@ -104,8 +104,12 @@ export interface Lore {
    * Keeps the index of `targets` (and the roots) fresh for a server: answers come at once
    * from the existing index, a restart with nothing changed is O(1), a moved HEAD is seen
    * before the next answer (see `services/indexing/index-refresh.ts`).
+   *
+   * @param options.begin - when every target and root was indexed before, the start-up
+   *   refresh waits for it (`lore mcp`: its first answer, `mcp/start-up-gate.ts`); a target
+   *   never indexed starts everything at once. Default: start at once.
    */
-  serveIndex(targets: readonly string[]): ServedIndex;
+  serveIndex(targets: readonly string[], options?: { begin?: Promise<void> }): ServedIndex;
   /** Every indexed repository, folder and root with its counts (`lore repos`). */
   repos(): RepositoryListing[];
   /**
@@ -276,7 +280,7 @@ export async function composeLore(
       const repo = resolveRepo(name);
       return { repo, files: index.forgetRepository(repo) };
     },
-    serveIndex(targets) {
+    serveIndex(targets, serveOptions = {}) {
       pruned = true;
       const refresher = new IndexRefresher(
         {
@@ -308,7 +312,7 @@ export async function composeLore(
         },
         targets,
       );
-      const ready = refresher.start();
+      const ready = refresher.start(serveOptions.begin);
       served.push(refresher);
       return {
         ready,
