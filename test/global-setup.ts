@@ -40,4 +40,12 @@ export default function setup(): void {
       `global-setup: bundling the agent hook failed:\n${bundle.stdout}${bundle.stderr}`,
     );
   }
+  // The bundle of `lore recall` and `lore mcp` (src/build/bundle-cli.ts), for the same reason.
+  const cli = spawnSync(process.execPath, [join(ROOT, "dist", "build", "bundle-cli.js")], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  if (cli.status !== 0) {
+    throw new Error(`global-setup: bundling the CLI failed:\n${cli.stdout}${cli.stderr}`);
+  }
 }

@@ -31,7 +31,7 @@ if (word === "hook" && (client === "claude-code" || client === "codex" || client
   });
 } else {
   // Imported after the compile cache is on, so that the cache covers every module.
-  const { runCli } = await import("./run-cli.js");
+  const { runCli } = await loadRunCli(word);
 
   // The `lore` bin (package.json "bin"). process.exitCode, not process.exit(): stdout drains.
   process.exitCode = await runCli(process.argv.slice(2), {
@@ -39,4 +39,26 @@ if (word === "hook" && (client === "claude-code" || client === "codex" || client
     stderr: process.stderr,
     cwd: process.cwd(),
   });
+}
+
+/**
+ * The command line's code for the command `word`: for the hot commands (`recall`, `mcp`)
+ * the build's bundle of it (src/build/bundle-cli.ts: 22 and 42 chunks instead of 106 and
+ * 193 modules), else — and when there is no bundle, or one older than the `run-cli.js`
+ * that tsc wrote since — the modules themselves. Both are the same code: same output,
+ * errors and exit codes (test/e2e/hot-command-bundle.test.ts).
+ */
+async function loadRunCli(word: string | undefined): Promise<typeof import("./run-cli.js")> {
+  if (word === "recall" || word === "mcp") {
+    const bundle = new URL(`../bundle/${word}.js`, import.meta.url);
+    const { statSync } = await import("node:fs");
+    const mtimeOf = (url: URL) => statSync(url, { throwIfNoEntry: false })?.mtimeMs;
+    const bundled = mtimeOf(bundle);
+    const source = mtimeOf(new URL("./run-cli.js", import.meta.url));
+    if (bundled !== undefined && (source === undefined || bundled >= source)) {
+      const loaded = await import(bundle.href).catch(() => undefined);
+      if (loaded !== undefined) return loaded as typeof import("./run-cli.js");
+    }
+  }
+  return import("./run-cli.js");
 }

@@ -12,6 +12,7 @@ import type { WhyAnswer } from "../core/receipts/why.js";
 import type { KnowledgeRoot } from "../core/roots/knowledge-roots.js";
 import { rootRepoName } from "../core/roots/root-repo-name.js";
 import { resolveRoot } from "../core/roots/root-resolution.js";
+import { useSnowballLoader } from "../core/text/stem.js";
 import {
   type EntryIndex,
   type OpenIndexOptions,
@@ -42,6 +43,7 @@ import type { RootsStatusAnswer } from "../services/roots/roots-status.js";
 import type { RouteContextAnswer } from "../services/roots/route-context.js";
 import { lazyFederation } from "./lazy-federation.js";
 import type { LoreSettings } from "./load-config.js";
+import { loadSnowballWithCodeCache, snowballCacheFile } from "./snowball-code-cache.js";
 
 /** Options of {@link composeLore}. */
 export interface ComposeOptions {
@@ -102,8 +104,12 @@ export interface Lore {
    * Keeps the index of `targets` (and the roots) fresh for a server: answers come at once
    * from the existing index, a restart with nothing changed is O(1), a moved HEAD is seen
    * before the next answer (see `services/indexing/index-refresh.ts`).
+   *
+   * @param options.begin - when every target and root was indexed before, the start-up
+   *   refresh waits for it (`lore mcp`: its first answer, `mcp/start-up-gate.ts`); a target
+   *   never indexed starts everything at once. Default: start at once.
    */
-  serveIndex(targets: readonly string[]): ServedIndex;
+  serveIndex(targets: readonly string[], options?: { begin?: Promise<void> }): ServedIndex;
   /** Every indexed repository, folder and root with its counts (`lore repos`). */
   repos(): RepositoryListing[];
   /**
@@ -201,6 +207,10 @@ export async function composeLore(
   options: ComposeOptions = {},
 ): Promise<Lore> {
   const log = options.log ?? (() => {});
+  // The stemmers' compiled code is kept between processes: a one-shot recall and the MCP
+  // server's first answer skip compiling the 850 KB package (snowball-code-cache.ts).
+  const stemCache = snowballCacheFile(process.env);
+  useSnowballLoader(() => loadSnowballWithCodeCache(stemCache));
   mkdirSync(dirname(settings.database), { recursive: true });
   const index: EntryIndex = openIndex(settings.database, options.index);
   // Load receipts are kept `[receipts] keep_days` (README "Load receipts").
@@ -270,7 +280,7 @@ export async function composeLore(
       const repo = resolveRepo(name);
       return { repo, files: index.forgetRepository(repo) };
     },
-    serveIndex(targets) {
+    serveIndex(targets, serveOptions = {}) {
       pruned = true;
       const refresher = new IndexRefresher(
         {
@@ -302,7 +312,7 @@ export async function composeLore(
         },
         targets,
       );
-      const ready = refresher.start();
+      const ready = refresher.start(serveOptions.begin);
       served.push(refresher);
       return {
         ready,

@@ -18,6 +18,17 @@ export interface BoundedStdioOptions {
   lang?: Lang;
   /** Logs one line (to stderr) per refused message. Default: none. */
   log?: (line: string) => void;
+  /**
+   * Sees each message read (before the server gets it) and each message sent (once stdout
+   * took it); `lore mcp` times its start-up refresh by them (`mcp/start-up-gate.ts`).
+   */
+  observer?: MessageObserver;
+}
+
+/** What {@link BoundedStdioOptions.observer} is told; it must not throw. */
+export interface MessageObserver {
+  received(message: JSONRPCMessage): void;
+  sent(message: JSONRPCMessage): void;
 }
 
 const NEWLINE = 0x0a;
@@ -42,6 +53,7 @@ export class BoundedStdioServerTransport implements Transport {
   private readonly max: number;
   private readonly lang: Lang;
   private readonly log: (line: string) => void;
+  private readonly observer: MessageObserver | undefined;
   /** The pieces of the line being read while it is within the limit. */
   private pieces: Buffer[] = [];
   private bytes = 0;
@@ -62,6 +74,7 @@ export class BoundedStdioServerTransport implements Transport {
     this.max = options.maxMessageBytes ?? MAX_MCP_MESSAGE_BYTES;
     this.lang = options.lang ?? "en";
     this.log = options.log ?? (() => {});
+    this.observer = options.observer;
   }
 
   /** Starts reading stdin. @throws Error when started twice. */
@@ -73,8 +86,9 @@ export class BoundedStdioServerTransport implements Transport {
   }
 
   /** Writes one message as a line; resolves once stdout took it (after `drain` if full). */
-  send(message: JSONRPCMessage): Promise<void> {
-    return this.writeLine(serializeMessage(message));
+  async send(message: JSONRPCMessage): Promise<void> {
+    await this.writeLine(serializeMessage(message));
+    this.observer?.sent(message);
   }
 
   /** Stops reading (pauses stdin when no one else reads it) and calls `onclose`. */
@@ -141,6 +155,7 @@ export class BoundedStdioServerTransport implements Transport {
       this.onerror?.(error instanceof Error ? error : new Error(String(error)));
       return;
     }
+    this.observer?.received(message);
     this.onmessage?.(message);
   }
 

@@ -68,8 +68,9 @@ export const mcpCommand: Command = {
     "paths, else [index] repos of the configuration, else the current folder when it holds",
     ".gitriver/knowledge/: the tools answer at once from the existing index while it",
     "refreshes in the background (a repository never indexed is waited for), and a moved",
-    "HEAD is indexed before the next answer. Stdout carries only the protocol; logs and",
-    "parse diagnostics go to stderr. A message (one line) over 4 MiB is refused with",
+    "HEAD is indexed before the next answer. The background refresh starts once the first",
+    "tool call is answered or after 200 ms without a request. Stdout carries only the",
+    "protocol; logs and parse diagnostics go to stderr. A message (one line) over 4 MiB is refused with",
     "request_too_large and a line on stderr; the server goes on with the next one.",
     "",
     "Tools (underscore names):",
@@ -102,9 +103,13 @@ export const mcpCommand: Command = {
     // Loaded on demand so that other commands start without the MCP SDK.
     const { createMcpServer } = await import("../../mcp/create-mcp-server.js");
     const { BoundedStdioServerTransport } = await import("../../mcp/bounded-stdio-transport.js");
+    const { StartUpGate } = await import("../../mcp/start-up-gate.js");
     // Answers at once from the existing index; refreshes in the background (and before an
-    // answer when HEAD moved); waits only for repositories never indexed.
-    const served = lore.serveIndex(repos);
+    // answer when HEAD moved); waits only for repositories never indexed. The start-up
+    // refresh of indexed repositories begins once the first tools/call is answered or the
+    // session is idle for 200 ms, so its git processes do not slow the first answer.
+    const gate = new StartUpGate();
+    const served = lore.serveIndex(repos, { begin: gate.opened });
     const ready = served.ready;
     const { toolNames } = await import("../../mcp/tool-names.js");
     const { federationFeatures } = await import("../../main/lazy-federation.js");
@@ -135,10 +140,13 @@ export const mcpCommand: Command = {
     const transport = new BoundedStdioServerTransport(process.stdin, process.stdout, {
       lang: ctx.lang,
       log: ctx.err,
+      observer: gate,
     });
     transport.onclose = () => {};
+    gate.arm();
     await server.connect(transport);
     await untilStopped(closed);
+    gate.close();
     await served.close();
     await server.close();
     return EXIT_CODES.ok;

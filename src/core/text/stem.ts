@@ -33,7 +33,10 @@
 // biome-ignore lint/style/noRestrictedImports: module loading, not I/O (see below).
 import { createRequire } from "node:module";
 
-type Stemmer = ReturnType<typeof import("snowball-stemmers").default.newStemmer>;
+/** The `snowball-stemmers` package's exports. */
+export type SnowballModule = typeof import("snowball-stemmers").default;
+
+type Stemmer = ReturnType<SnowballModule["newStemmer"]>;
 
 /**
  * The two Snowball stemmers, loaded at the first word stemmed: a process that never stems
@@ -44,11 +47,25 @@ type Stemmer = ReturnType<typeof import("snowball-stemmers").default.newStemmer>
  */
 let stemmers: { russian: Stemmer; english: Stemmer } | undefined;
 
+/** How the package is loaded: `require`, unless the composition root set another way. */
+let loadSnowball = (): SnowballModule =>
+  createRequire(import.meta.url)("snowball-stemmers") as SnowballModule;
+
+/**
+ * Sets how the `snowball-stemmers` package is loaded at the first stemmed word (the
+ * composition root passes one that keeps V8's compiled code between processes,
+ * `main/snowball-code-cache.ts`). The loader must give the package's own exports: stems
+ * never depend on it. No effect once a word was stemmed.
+ *
+ * @param load - returns the package's exports; may throw as `require` would.
+ */
+export function useSnowballLoader(load: () => SnowballModule): void {
+  loadSnowball = load;
+}
+
 function loadStemmers(): { russian: Stemmer; english: Stemmer } {
   if (stemmers === undefined) {
-    const snowball = createRequire(import.meta.url)(
-      "snowball-stemmers",
-    ) as typeof import("snowball-stemmers").default;
+    const snowball = loadSnowball();
     stemmers = { russian: snowball.newStemmer("russian"), english: snowball.newStemmer("english") };
   }
   return stemmers;

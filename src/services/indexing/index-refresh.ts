@@ -7,7 +7,10 @@
  *   from the existing index — an answer from the previous index is correct until the
  *   refresh commits. Only a repository (or the roots) never indexed before is waited for
  *   (`ready`): there is no previous index to answer from. A restart with nothing changed is
- *   O(1): the stored commit is compared with HEAD, nothing is listed or read.
+ *   O(1): the stored commit is compared with HEAD, nothing is listed or read. A server may
+ *   hold that background work back a moment (`start(begin)`; `lore mcp` until its first
+ *   answer is written or it has been idle for 200 ms, `mcp/start-up-gate.ts`) so that its
+ *   git processes do not compete with the first answer; the watches on HEAD start at once.
  * - Reads: before each answer, {@link IndexRefresher.fresh} looks at the ref files of each
  *   repository (a few `stat` calls, no git process); when HEAD may have moved it refreshes
  *   that repository and waits for it, so a new commit is seen by the very next answer. A
@@ -95,18 +98,41 @@ export class IndexRefresher {
   /**
    * Starts the start-up refresh of every target and of the roots, in the background.
    *
+   * @param begin - when everything was indexed before, the refresh work (git processes,
+   *   the writer connection, the prune) waits for it (`lore mcp`: after the first answer,
+   *   `mcp/start-up-gate.ts`); the watches on HEAD start at once all the same, so a commit
+   *   made meanwhile is seen by the next read. With a target or root never indexed, there
+   *   is nothing to answer from: everything starts at once and `begin` is not used.
+   *   A {@link close} before `begin` resolves runs none of it.
    * @returns resolves when the targets (and roots) that were never indexed are; never rejects.
    */
-  start(): Promise<void> {
-    const waits: Promise<unknown>[] = [];
-    for (const state of this.#states) {
-      const known = this.#deps.reader.repositoriesAt(state.target).length > 0;
-      const run = this.#startTarget(state);
-      if (!known) waits.push(run);
+  start(begin?: Promise<void>): Promise<void> {
+    const { indexRoots, rootRepos } = this.#deps;
+    const roots = indexRoots !== undefined && rootRepos.length > 0;
+    const knownTargets = this.#states.map(
+      (state) => this.#deps.reader.repositoriesAt(state.target).length > 0,
+    );
+    const knownRoots =
+      !roots || rootRepos.every((repo) => this.#deps.reader.repository(repo) !== undefined);
+    if (begin === undefined || !knownRoots || knownTargets.includes(false)) {
+      return this.#startAll(knownTargets, knownRoots);
     }
+    const watched = this.#states.map((state) => this.#watch(state));
+    Promise.all([begin, ...watched]).then(() => {
+      if (!this.#stop.signal.aborted) void this.#startAll(knownTargets, knownRoots, true);
+    });
+    return Promise.resolve();
+  }
+
+  /** The start-up work of {@link start}; `watched`: the watches exist already. */
+  #startAll(knownTargets: readonly boolean[], knownRoots: boolean, watched = false): Promise<void> {
+    const waits: Promise<unknown>[] = [];
+    this.#states.forEach((state, at) => {
+      const run = this.#startTarget(state, watched);
+      if (knownTargets[at] !== true) waits.push(run);
+    });
     const { indexRoots, rootRepos } = this.#deps;
     if (indexRoots !== undefined && rootRepos.length > 0) {
-      const known = rootRepos.every((repo) => this.#deps.reader.repository(repo) !== undefined);
       const run = this.#withWriter(async (writer) => {
         const runs = await indexRoots(writer);
         return runs;
@@ -114,7 +140,7 @@ export class IndexRefresher {
         (runs) => this.#deps.logRoots(runs),
         (error: unknown) => this.#deps.logError("roots", error),
       );
-      if (!known) waits.push(run);
+      if (!knownRoots) waits.push(run);
     }
     const { prune } = this.#deps;
     if (prune !== undefined) {
@@ -129,14 +155,19 @@ export class IndexRefresher {
     return Promise.all(waits).then(() => undefined);
   }
 
-  async #startTarget(state: TargetState): Promise<void> {
+  /** Sets up the watch on a target's refs and the signature the index follows. */
+  async #watch(state: TargetState): Promise<void> {
     try {
-      // The watch first: a commit made while the first refresh runs is seen by the next read.
       state.watch = await this.#deps.watchHead(state.target);
       state.seen = state.watch?.signature();
     } catch {
       state.watch = undefined;
     }
+  }
+
+  async #startTarget(state: TargetState, watched: boolean): Promise<void> {
+    // The watch first: a commit made while the first refresh runs is seen by the next read.
+    if (!watched) await this.#watch(state);
     await this.#refresh(state, this.#stop.signal).catch((error: unknown) => {
       state.seen = undefined;
       if (!this.#stop.signal.aborted) this.#deps.logError(state.target, error);

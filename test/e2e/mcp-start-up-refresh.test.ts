@@ -1,0 +1,142 @@
+/**
+ * When `lore mcp` refreshes an already indexed repository at start (`mcp/start-up-gate.ts`):
+ * the first tool call answers from the existing index while a commit made before the start
+ * is pending, the refresh then runs without a restart, and a client that disconnects before
+ * the refresh began gets a clean exit with nothing refreshed. Real processes, the SDK's
+ * client, real git repositories in temp folders.
+ */
+import { spawn } from "node:child_process";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { makeRepo } from "../helpers/make-repo.js";
+import { isolatedEnv, LORE_BIN, runLore } from "./run-lore.js";
+
+const K = ".gitriver/knowledge";
+const id = (n: number) => `0190f5a4-3b2c-7d10-8a11-${n.toString(16).padStart(12, "0")}`;
+const entry = (n: number, body: string) =>
+  `---\nid: ${id(n)}\ncontract:\n  - mechanism: on_query\n    params:\n      words: ["deploy"]\n---\n\n${body}\n`;
+
+let sandbox: ReturnType<typeof isolatedEnv>;
+const cleanups: (() => Promise<void>)[] = [];
+beforeEach(() => {
+  sandbox = isolatedEnv();
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+  sandbox.cleanup();
+});
+const lore = (args: string[]) => runLore(args, { cwd: sandbox.dir, env: sandbox.env });
+const indexedRepo = async () => {
+  const repo = await makeRepo({ [`${K}/a.md`]: entry(1, "First deploy note.") });
+  cleanups.push(() => repo.cleanup());
+  expect((await lore(["index", repo.dir])).code).toBe(0);
+  return repo;
+};
+const indexedCommit = async () =>
+  (JSON.parse((await lore(["repos", "--json"])).stdout) as { repos: { commit: string }[] }).repos[0]
+    ?.commit;
+
+describe("lore mcp's start-up refresh of an indexed repository", () => {
+  it("answers the first call from the existing index, then sees the pending commit without a restart", async () => {
+    const repo = await indexedRepo();
+    // Made before the server starts: the start-up refresh, not a HEAD move, must index it.
+    await repo.commit({ [`${K}/b.md`]: entry(2, "Second deploy note.") });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [LORE_BIN, "mcp", "--repo", repo.dir],
+      env: sandbox.env,
+      cwd: sandbox.dir,
+      stderr: "pipe",
+    });
+    let stderr = "";
+    let refreshed: () => void = () => {};
+    const summary = new Promise<void>((done) => {
+      refreshed = done;
+    });
+    transport.stderr?.on("data", (d: Buffer) => {
+      stderr += d.toString("utf8");
+      if (/added/.test(stderr)) refreshed();
+    });
+    const client = new Client({ name: "test", version: "1" });
+    await client.connect(transport);
+    const ids = async () =>
+      (
+        (await client.callTool({ name: "knowledge_recall", arguments: { query: "deploy" } }))
+          .structuredContent as { hits: { id: string }[] }
+      ).hits
+        .map((h) => h.id)
+        .sort();
+    try {
+      expect(await ids()).toEqual([id(1)]);
+      // The start-up refresh runs after that answer and logs its summary line.
+      await summary;
+      expect(await ids()).toEqual([id(1), id(2)]);
+      expect(await indexedCommit()).toBe((await repo.git(["rev-parse", "HEAD"])).trim());
+    } finally {
+      await client.close();
+    }
+    expect(stderr.match(/added/g) ?? []).toHaveLength(1);
+  });
+
+  it("exits 0 with nothing refreshed when stdin closes before the refresh began", async () => {
+    const repo = await indexedRepo();
+    await repo.commit({ [`${K}/b.md`]: entry(2, "Second deploy note.") });
+    const child = spawn(process.execPath, [LORE_BIN, "mcp", "--repo", repo.dir], {
+      cwd: sandbox.dir,
+      env: sandbox.env,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString("utf8");
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString("utf8");
+    });
+    const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "test", version: "1" },
+      },
+    };
+    child.stdin.end(`${JSON.stringify(initialize)}\n`);
+    expect(await exited).toBe(0);
+    expect(stderr).toBe("");
+    expect(stdout === "" || stdout.includes('"id":1')).toBe(true);
+    // The deferred refresh never ran: the index still holds the first commit.
+    expect(await indexedCommit()).toBe(repo.initial);
+  });
+
+  it("a repository never indexed is indexed before the first answer, as before", async () => {
+    const repo = await makeRepo({ [`${K}/a.md`]: entry(1, "First deploy note.") });
+    cleanups.push(() => repo.cleanup());
+    const client = new Client({ name: "test", version: "1" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [LORE_BIN, "mcp", "--repo", repo.dir],
+        env: sandbox.env,
+        cwd: sandbox.dir,
+        stderr: "pipe",
+      }),
+    );
+    try {
+      const answer = await client.callTool({
+        name: "knowledge_recall",
+        arguments: { query: "deploy" },
+      });
+      expect(
+        (answer.structuredContent as { hits: { id: string }[] }).hits.map((h) => h.id),
+      ).toEqual([id(1)]);
+    } finally {
+      await client.close();
+    }
+  });
+});
