@@ -111,6 +111,14 @@ function needsCheck(phrase: Phrase): boolean {
   return phrase.tokens.length > 1 || phrase.tokens.some((t) => t.length >= MAX_KEY_LENGTH);
 }
 
+/**
+ * Whether a phrase's frequencies are counted here on the fetched text (several stems, a
+ * prefix, a long stem); one-stem phrases are counted by PostgreSQL.
+ */
+function countedOnText(phrase: Phrase): boolean {
+  return phrase.prefix || needsCheck(phrase);
+}
+
 /** A `tsquery` lexeme literal (quoted, so no query syntax and no normalisation applies). */
 function lexeme(stem: string): string {
   return `'${stemKey(stem).replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
@@ -303,7 +311,8 @@ export class PgTextStore {
   async bm25(terms: readonly QueryTerm[]): Promise<Map<number, number>> {
     const phrases = terms.map(termPhrase);
     const rows: ScanRow[] = [];
-    for await (const row of this.#scan(phrases, { column: "any", texts: true })) rows.push(row);
+    const texts = phrases.some(countedOnText);
+    for await (const row of this.#scan(phrases, { column: "any", texts })) rows.push(row);
     const scores = await this.#score(phrases, rows);
     return new Map(rows.map((row, i) => [row.docId, scores[i] as number]));
   }
@@ -352,7 +361,11 @@ export class PgTextStore {
     phrases: readonly Phrase[],
     options: PgTextPageOptions,
   ): Promise<Pick<TextPage, "rows" | "total" | "totalExact">> {
-    const scan: ScanOptions = { column: "any", texts: options.limit > 0, want: options.budget + 1 };
+    const scan: ScanOptions = {
+      column: "any",
+      texts: options.limit > 0 && phrases.some(countedOnText),
+      want: options.budget + 1,
+    };
     if (options.exclude !== undefined) scan.exclude = options.exclude;
     const rows: ScanRow[] = [];
     for await (const row of this.#scan(phrases, scan)) rows.push(row);
@@ -418,6 +431,14 @@ export class PgTextStore {
     const avgdl = tokens / docs;
     const idfs: number[] = [];
     for (const phrase of phrases) idfs.push(fts5Idf(docs, await this.#hits(phrase)));
+    if (!phrases.some(countedOnText)) {
+      const counts = await this.#frequencies(phrases, rows);
+      return rows.map((row) => {
+        const [s, b] = counts.get(row.docId) as [number[], number[]];
+        const freqs = phrases.map((_, i) => SUMMARY_WEIGHT * (s[i] as number) + (b[i] as number));
+        return fts5Bm25(idfs, freqs, row.tokens, avgdl);
+      });
+    }
     return rows.map((row) => {
       const s = columnTokens(row.summary ?? "");
       const b = columnTokens(row.body ?? "");
@@ -426,6 +447,27 @@ export class PgTextStore {
       );
       return fts5Bm25(idfs, freqs, row.tokens, avgdl);
     });
+  }
+
+  /**
+   * Each row's occurrences of each one-stem phrase in the summary and in the body, counted
+   * by PostgreSQL on the stored text (whole stems, byte equality), so no text is fetched.
+   */
+  async #frequencies(
+    phrases: readonly Phrase[],
+    rows: readonly ScanRow[],
+  ): Promise<Map<number, [number[], number[]]>> {
+    const found = await this.#query<{ doc_id: number; s: number[]; b: number[] }>(
+      `SELECT doc_id,
+         ARRAY(SELECT cardinality(array_positions(sa, u.t))
+               FROM unnest($2::text[]) WITH ORDINALITY AS u (t, i) ORDER BY u.i) AS s,
+         ARRAY(SELECT cardinality(array_positions(ba, u.t))
+               FROM unnest($2::text[]) WITH ORDINALITY AS u (t, i) ORDER BY u.i) AS b
+       FROM (SELECT doc_id, string_to_array(summary, ' ') AS sa, string_to_array(body, ' ') AS ba
+             FROM text_docs WHERE doc_id = ANY($1::bigint[])) AS d`,
+      [rows.map((row) => row.docId), phrases.map((phrase) => phrase.tokens[0])],
+    );
+    return new Map(found.rows.map((row) => [row.doc_id, [row.s, row.b]]));
   }
 
   /** The rows holding a phrase in any column (FTS5's nHit), over the whole table. */
