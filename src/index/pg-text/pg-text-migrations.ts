@@ -4,12 +4,15 @@
  *
  * - `text_docs`: one row per entry (`doc_id` = the SQLite index's `file_id`), its entry id
  *   (bm25 ties are ordered by it, as `text-search.ts` does), the analysed summary and body
- *   (`entryText`: stems joined by spaces — what bm25's term frequencies and phrase matches
- *   are counted on), the row's tokens over both columns (FTS5's `xColumnSize(-1)`), and
+ *   (`entryText`: stems joined by spaces — what phrases of several stems are matched and
+ *   counted on), the row's tokens over both columns (FTS5's `xColumnSize(-1)`), and
  *   each column's distinct stems as a `tsvector` WITHOUT positions under a GIN index:
  *   which rows hold a stem (or a stem with a prefix) is answered by the index; frequencies
  *   and adjacency are counted on the stored text, so no `tsvector` limit (positions cut at
  *   16,383, 256 per lexeme) can change a score.
+ * - `text_postings`: each stem of each row with its occurrences in the summary and in the
+ *   body (bm25's term frequencies of one-stem phrases, read from the covering primary key
+ *   without touching the text; several-stem phrases are counted on the text).
  * - `text_terms`: the vocabulary, each stem with the number of rows holding it (FTS5's
  *   `fts5vocab` `row` table: prefix expansion and idf).
  * - `text_totals`: one row, the rows and tokens of the table (bm25's N and avgdl).
@@ -31,6 +34,13 @@ CREATE TABLE text_docs (
 );
 CREATE INDEX text_docs_summary_keys ON text_docs USING gin (summary_keys);
 CREATE INDEX text_docs_body_keys ON text_docs USING gin (body_keys);
+CREATE TABLE text_postings (
+  term TEXT COLLATE "C" NOT NULL,
+  doc_id BIGINT NOT NULL,
+  summary_tf INTEGER NOT NULL,
+  body_tf INTEGER NOT NULL,
+  PRIMARY KEY (term, doc_id) INCLUDE (summary_tf, body_tf)
+);
 CREATE TABLE text_terms (
   term TEXT COLLATE "C" PRIMARY KEY,
   docs BIGINT NOT NULL
@@ -46,7 +56,7 @@ INSERT INTO text_totals (docs, tokens) VALUES (0, 0);
 export const PG_TEXT_MIGRATIONS: readonly string[] = [PG_TEXT_MIGRATION_001];
 
 /** The tables of the full text on PostgreSQL (besides `text_schema`). */
-export const PG_TEXT_TABLES = ["text_docs", "text_terms", "text_totals"] as const;
+export const PG_TEXT_TABLES = ["text_docs", "text_postings", "text_terms", "text_totals"] as const;
 
 /**
  * The key of the transaction-level advisory lock the migrations run under (two servers

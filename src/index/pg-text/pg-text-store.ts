@@ -177,16 +177,19 @@ export class PgTextStore {
       const delta = new Map<string, number>();
       let rows = 0;
       let tokens = 0;
-      const removed = await client.query<{ summary: string; body: string; tokens: number }>(
-        "DELETE FROM text_docs WHERE doc_id = ANY($1::bigint[]) RETURNING summary, body, tokens",
+      const removed = await client.query<RemovedRow>(
+        "DELETE FROM text_docs WHERE doc_id = ANY($1::bigint[]) RETURNING doc_id, summary, body, tokens",
         [docs.map((d) => d.docId)],
       );
+      const gone = new Postings();
       for (const row of removed.rows) {
         rows -= 1;
         tokens -= row.tokens;
-        const all = [...columnTokens(row.summary), ...columnTokens(row.body)];
-        for (const key of new Set(all.map(stemKey))) delta.set(key, (delta.get(key) ?? 0) - 1);
+        const keys = gone.add(row.doc_id, columnTokens(row.summary), columnTokens(row.body));
+        for (const key of keys) delta.set(key, (delta.get(key) ?? 0) - 1);
       }
+      await gone.delete(client);
+      const added = new Postings();
       const ids: number[] = [];
       const entryIds: string[] = [];
       const summaries: string[] = [];
@@ -207,8 +210,7 @@ export class PgTextStore {
         bodyKeys.push(keysOf(b));
         rows += 1;
         tokens += s.length + b.length;
-        for (const key of new Set([...s, ...b].map(stemKey)))
-          delta.set(key, (delta.get(key) ?? 0) + 1);
+        for (const key of added.add(doc.docId, s, b)) delta.set(key, (delta.get(key) ?? 0) + 1);
       }
       await client.query(
         `INSERT INTO text_docs (doc_id, entry_id, summary, body, tokens, summary_keys, body_keys)
@@ -218,6 +220,7 @@ export class PgTextStore {
            AS u (d, e, s, b, t, sk, bk)`,
         [ids, entryIds, summaries, bodies, counts, summaryKeys, bodyKeys],
       );
+      await added.insert(client);
       await this.#applyDelta(client, delta);
       await client.query("UPDATE text_totals SET docs = docs + $1, tokens = tokens + $2", [
         rows,
@@ -235,17 +238,19 @@ export class PgTextStore {
   async remove(docIds: readonly number[]): Promise<number> {
     if (docIds.length === 0) return 0;
     return this.#transaction(async (client) => {
-      const removed = await client.query<{ summary: string; body: string; tokens: number }>(
-        "DELETE FROM text_docs WHERE doc_id = ANY($1::bigint[]) RETURNING summary, body, tokens",
+      const removed = await client.query<RemovedRow>(
+        "DELETE FROM text_docs WHERE doc_id = ANY($1::bigint[]) RETURNING doc_id, summary, body, tokens",
         [docIds],
       );
       const delta = new Map<string, number>();
       let tokens = 0;
+      const gone = new Postings();
       for (const row of removed.rows) {
         tokens += row.tokens;
-        const all = [...columnTokens(row.summary), ...columnTokens(row.body)];
-        for (const key of new Set(all.map(stemKey))) delta.set(key, (delta.get(key) ?? 0) - 1);
+        const keys = gone.add(row.doc_id, columnTokens(row.summary), columnTokens(row.body));
+        for (const key of keys) delta.set(key, (delta.get(key) ?? 0) - 1);
       }
+      await gone.delete(client);
       await this.#applyDelta(client, delta);
       await client.query("UPDATE text_totals SET docs = docs - $1, tokens = tokens - $2", [
         removed.rows.length,
@@ -450,24 +455,37 @@ export class PgTextStore {
   }
 
   /**
-   * Each row's occurrences of each one-stem phrase in the summary and in the body, counted
-   * by PostgreSQL on the stored text (whole stems, byte equality), so no text is fetched.
+   * Each row's occurrences of each one-stem phrase in the summary and in the body, from
+   * `text_postings` (no text is fetched).
    */
   async #frequencies(
     phrases: readonly Phrase[],
     rows: readonly ScanRow[],
   ): Promise<Map<number, [number[], number[]]>> {
-    const found = await this.#query<{ doc_id: number; s: number[]; b: number[] }>(
-      `SELECT doc_id,
-         ARRAY(SELECT cardinality(array_positions(sa, u.t))
-               FROM unnest($2::text[]) WITH ORDINALITY AS u (t, i) ORDER BY u.i) AS s,
-         ARRAY(SELECT cardinality(array_positions(ba, u.t))
-               FROM unnest($2::text[]) WITH ORDINALITY AS u (t, i) ORDER BY u.i) AS b
-       FROM (SELECT doc_id, string_to_array(summary, ' ') AS sa, string_to_array(body, ' ') AS ba
-             FROM text_docs WHERE doc_id = ANY($1::bigint[])) AS d`,
-      [rows.map((row) => row.docId), phrases.map((phrase) => phrase.tokens[0])],
+    const terms = phrases.map((phrase) => phrase.tokens[0] as string);
+    const found = await this.#query<{
+      doc_id: number;
+      term: string;
+      summary_tf: number;
+      body_tf: number;
+    }>(
+      `SELECT doc_id, term, summary_tf, body_tf FROM text_postings
+       WHERE term = ANY($1::text[]) AND doc_id = ANY($2::bigint[])`,
+      [terms, rows.map((row) => row.docId)],
     );
-    return new Map(found.rows.map((row) => [row.doc_id, [row.s, row.b]]));
+    const out = new Map<number, [number[], number[]]>();
+    for (const row of rows) out.set(row.docId, [terms.map(() => 0), terms.map(() => 0)]);
+    for (const row of found.rows) {
+      const [s, b] = out.get(row.doc_id) as [number[], number[]];
+      // A term may stand for several phrases (a word and one of a prefix's expansions).
+      terms.forEach((term, i) => {
+        if (term === row.term) {
+          s[i] = row.summary_tf;
+          b[i] = row.body_tf;
+        }
+      });
+    }
+    return out;
   }
 
   /** The rows holding a phrase in any column (FTS5's nHit), over the whole table. */
@@ -620,6 +638,64 @@ export class PgTextStore {
     } finally {
       client.release();
     }
+  }
+}
+
+/** A deleted row as `RETURNING` gives it. */
+interface RemovedRow {
+  doc_id: number;
+  summary: string;
+  body: string;
+  tokens: number;
+}
+
+/** Rows of `text_postings` to insert or delete, gathered per transaction. */
+class Postings {
+  readonly terms: string[] = [];
+  readonly docs: number[] = [];
+  readonly summary: number[] = [];
+  readonly body: number[] = [];
+
+  /** Adds a row's postings; answers its distinct keys. */
+  add(docId: number, summary: readonly string[], body: readonly string[]): string[] {
+    const counts = new Map<string, [number, number]>();
+    for (const token of summary) {
+      const key = stemKey(token);
+      const c = counts.get(key);
+      if (c === undefined) counts.set(key, [1, 0]);
+      else c[0] += 1;
+    }
+    for (const token of body) {
+      const key = stemKey(token);
+      const c = counts.get(key);
+      if (c === undefined) counts.set(key, [0, 1]);
+      else c[1] += 1;
+    }
+    for (const [key, [s, b]] of counts) {
+      this.terms.push(key);
+      this.docs.push(docId);
+      this.summary.push(s);
+      this.body.push(b);
+    }
+    return [...counts.keys()];
+  }
+
+  async insert(client: pg.PoolClient): Promise<void> {
+    if (this.terms.length === 0) return;
+    await client.query(
+      `INSERT INTO text_postings (term, doc_id, summary_tf, body_tf)
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[], $4::int[])`,
+      [this.terms, this.docs, this.summary, this.body],
+    );
+  }
+
+  async delete(client: pg.PoolClient): Promise<void> {
+    if (this.terms.length === 0) return;
+    await client.query(
+      `DELETE FROM text_postings WHERE (term, doc_id) IN
+       (SELECT * FROM unnest($1::text[], $2::bigint[]))`,
+      [this.terms, this.docs],
+    );
   }
 }
 
