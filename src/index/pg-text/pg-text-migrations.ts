@@ -5,11 +5,8 @@
  * - `text_docs`: one row per entry (`doc_id` = the SQLite index's `file_id`), its entry id
  *   (bm25 ties are ordered by it, as `text-search.ts` does), the analysed summary and body
  *   (`entryText`: stems joined by spaces — what phrases of several stems are matched and
- *   counted on), the row's tokens over both columns (FTS5's `xColumnSize(-1)`), and
- *   each column's distinct stems as a `tsvector` WITHOUT positions under a GIN index:
- *   which rows hold a stem (or a stem with a prefix) is answered by the index; frequencies
- *   and adjacency are counted on the stored text, so no `tsvector` limit (positions cut at
- *   16,383, 256 per lexeme) can change a score.
+ *   counted on, and what a delete takes out of the postings), and the row's tokens over
+ *   both columns (FTS5's `xColumnSize(-1)`).
  * - `text_postings`: each stem of each row with its occurrences in the summary and in the
  *   body (bm25's term frequencies of one-stem phrases, read from the covering primary key
  *   without touching the text; several-stem phrases are counted on the text).
@@ -28,12 +25,8 @@ CREATE TABLE text_docs (
   entry_id TEXT COLLATE "C" NOT NULL,
   summary TEXT NOT NULL,
   body TEXT NOT NULL,
-  tokens INTEGER NOT NULL,
-  summary_keys TSVECTOR NOT NULL,
-  body_keys TSVECTOR NOT NULL
+  tokens INTEGER NOT NULL
 );
-CREATE INDEX text_docs_summary_keys ON text_docs USING gin (summary_keys);
-CREATE INDEX text_docs_body_keys ON text_docs USING gin (body_keys);
 CREATE TABLE text_postings (
   term TEXT COLLATE "C" NOT NULL,
   doc_id BIGINT NOT NULL,

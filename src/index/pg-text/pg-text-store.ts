@@ -8,10 +8,12 @@
  * most frequent stems among the first 256 of the vocabulary in byte order), the same
  * budget, floor and broad mode (see `text-search.ts`'s header), ties by entry id.
  *
- * How a query runs: the GIN indexes over each column's stems (`pg-text-migrations.ts`)
- * find the candidate rows in `doc_id` order; a phrase of several stems (`pre-receive`) or
- * a stem longer than {@link MAX_KEY_LENGTH} is then checked on the stored text; bm25 is
- * computed here over the ranked rows (at most `budget`), from their stored text, the
+ * How a query runs: `text_postings` (each stem of each row with its frequency in the
+ * summary and the body, under a covering primary key in `(term, doc_id)` order — FTS5's
+ * doclists) gives the matching rows in `doc_id` order and the term frequencies; a phrase
+ * of several stems (`pre-receive`), a native prefix phrase, or a stem longer than
+ * {@link MAX_KEY_LENGTH} is decided and counted on the stored text of the rows holding all
+ * its stems; bm25 is computed here over the ranked rows (at most `budget`), with the
  * vocabulary's row counts and the table's totals.
  *
  * Asynchronous (node-postgres): NOT wired into `EntryIndex`, whose callers are synchronous.
@@ -28,9 +30,9 @@ import { PG_TEXT_MIGRATION_LOCK_KEY, PG_TEXT_MIGRATIONS } from "./pg-text-migrat
 import { columnTokens, type Phrase, phraseInstances } from "./phrase-match.js";
 
 /**
- * Longest stem (UTF-16 units) kept whole in a `tsvector` and in the vocabulary; longer
- * stems are keyed by their first units (a lexeme must stay under 2 KB, a B-tree key under
- * 2.7 KB) and a query word holding one is checked on the stored text.
+ * Longest stem (UTF-16 units) kept whole in the postings and the vocabulary; longer stems
+ * are keyed by their first units (a B-tree key must stay under 2.7 KB) and a query word
+ * holding one is checked on the stored text.
  */
 export const MAX_KEY_LENGTH = 500;
 
@@ -119,32 +121,9 @@ function countedOnText(phrase: Phrase): boolean {
   return phrase.prefix || needsCheck(phrase);
 }
 
-/** A `tsquery` lexeme literal (quoted, so no query syntax and no normalisation applies). */
-function lexeme(stem: string): string {
-  return `'${stemKey(stem).replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
-}
-
-/** The `tsquery` of the rows that may hold any of the phrases (all stems of one phrase). */
-function candidateQuery(phrases: readonly Phrase[]): string {
-  return phrases
-    .map((phrase) => {
-      const last = phrase.tokens.length - 1;
-      const parts = phrase.tokens.map(
-        (t, i) => `${lexeme(t)}${i === last && phrase.prefix ? ":*" : ""}`,
-      );
-      return `(${parts.join(" & ")})`;
-    })
-    .join(" | ");
-}
-
 /** The FTS5 phrase of a query term (as `orExpression` writes it). */
 function termPhrase(term: QueryTerm): Phrase {
   return { tokens: term.stems, prefix: term.prefix };
-}
-
-/** The distinct keys of an analysed column, space-separated (for `string_to_array`). */
-function keysOf(tokens: readonly string[]): string {
-  return [...new Set(tokens.map(stemKey))].join(" ");
 }
 
 /**
@@ -195,8 +174,6 @@ export class PgTextStore {
       const summaries: string[] = [];
       const bodies: string[] = [];
       const counts: number[] = [];
-      const summaryKeys: string[] = [];
-      const bodyKeys: string[] = [];
       for (const doc of docs) {
         const text = entryText(doc.summary, doc.body);
         const s = columnTokens(text.summaryText);
@@ -206,19 +183,14 @@ export class PgTextStore {
         summaries.push(text.summaryText);
         bodies.push(text.bodyText);
         counts.push(s.length + b.length);
-        summaryKeys.push(keysOf(s));
-        bodyKeys.push(keysOf(b));
         rows += 1;
         tokens += s.length + b.length;
         for (const key of added.add(doc.docId, s, b)) delta.set(key, (delta.get(key) ?? 0) + 1);
       }
       await client.query(
-        `INSERT INTO text_docs (doc_id, entry_id, summary, body, tokens, summary_keys, body_keys)
-         SELECT d, e, s, b, t, array_to_tsvector(string_to_array(sk, ' ')),
-                array_to_tsvector(string_to_array(bk, ' '))
-         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[])
-           AS u (d, e, s, b, t, sk, bk)`,
-        [ids, entryIds, summaries, bodies, counts, summaryKeys, bodyKeys],
+        `INSERT INTO text_docs (doc_id, entry_id, summary, body, tokens)
+         SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[])`,
+        [ids, entryIds, summaries, bodies, counts],
       );
       await added.insert(client);
       await this.#applyDelta(client, delta);
@@ -512,15 +484,14 @@ export class PgTextStore {
     if (limit <= 0) return { count: 0, last: 0 };
     const scan: ScanOptions = { column: "any", ...options };
     if (!phrases.some(needsCheck)) {
-      const { where, params } = whereOf(phrases, scan);
-      let capped = "";
+      const params: unknown[] = [];
+      let sql = postingsQuery(phrases, scan, params);
       if (Number.isFinite(limit)) {
         params.push(limit);
-        capped = `ORDER BY doc_id LIMIT $${params.length}`;
+        sql += ` ORDER BY doc_id LIMIT $${params.length}`;
       }
       const found = await this.#query<{ n: number; last: number | null }>(
-        `SELECT count(*) AS n, max(doc_id) AS last FROM
-         (SELECT doc_id FROM text_docs WHERE ${where} ${capped}) AS t`,
+        `SELECT count(*) AS n, max(doc_id) AS last FROM (${sql}) AS t`,
         params,
       );
       const row = found.rows[0];
@@ -560,16 +531,28 @@ export class PgTextStore {
 
   /**
    * Walks the rows matching any of the phrases (in the column asked) in `doc_id` order, in
-   * batches: the GIN indexes give candidates, the stored text decides for phrases that need
-   * checking.
+   * batches: `text_postings` gives the rows (exactly for one-stem phrases; for the others,
+   * the rows holding all their stems, which the stored text then decides on).
    */
   async *#scan(phrases: readonly Phrase[], options: ScanOptions): AsyncGenerator<ScanRow> {
     const check = phrases.some(needsCheck);
     const texts = check || options.texts === true;
-    const { where, params } = whereOf(phrases, options, check);
-    const columns = `doc_id, entry_id, tokens${texts ? ", summary, body" : ""}`;
-    const sql = `SELECT ${columns} FROM text_docs WHERE ${where} AND doc_id > $${params.length + 1}
-      ORDER BY doc_id LIMIT $${params.length + 2}`;
+    const params: unknown[] = [];
+    const columns = `d.doc_id, d.entry_id, d.tokens${texts ? ", d.summary, d.body" : ""}`;
+    let sql: string;
+    if (check) {
+      const candidates = candidatesQuery(phrases, params);
+      sql = `SELECT ${columns} FROM text_docs AS d WHERE d.doc_id IN (${candidates})
+        ${keptIds(options, params, "d.doc_id")}
+        AND d.doc_id > $${params.length + 1} ORDER BY d.doc_id LIMIT $${params.length + 2}`;
+    } else {
+      const matched = postingsQuery(phrases, options, params, "$AFTER").replace(
+        "$AFTER",
+        `$${params.length + 1}`,
+      );
+      sql = `SELECT ${columns} FROM (${matched} ORDER BY doc_id LIMIT $${params.length + 2}) AS m
+        JOIN text_docs AS d USING (doc_id) ORDER BY d.doc_id`;
+    }
     let after = -1;
     let batch = Math.min(Math.max(options.want ?? SCAN_BATCH, 1), SCAN_BATCH);
     for (;;) {
@@ -714,35 +697,72 @@ function textMatches(phrases: readonly Phrase[], row: ScanRow, column: Column): 
   return phrases.some((phrase) => phraseInstances(phrase, b) > 0);
 }
 
-/**
- * The WHERE clause of the candidates: the column's GIN match, the ids left out or kept.
- * With `check`, `bodyOnly` is a superset (the text decides); without, it is exact.
- */
-function whereOf(
-  phrases: readonly Phrase[],
-  options: Partial<ScanOptions>,
-  check = false,
-): { where: string; params: unknown[] } {
-  const params: unknown[] = [candidateQuery(phrases)];
-  const column = options.column ?? "any";
-  const parts = [
-    column === "summary"
-      ? "summary_keys @@ $1::tsquery"
-      : column === "bodyOnly"
-        ? check
-          ? "body_keys @@ $1::tsquery"
-          : "body_keys @@ $1::tsquery AND NOT summary_keys @@ $1::tsquery"
-        : "(summary_keys @@ $1::tsquery OR body_keys @@ $1::tsquery)",
-  ];
+/** The condition on `text_postings.term` of one stem (a prefix: a range in byte order). */
+function termCondition(stem: string, prefix: boolean, params: unknown[]): string {
+  const key = stemKey(stem);
+  params.push(key);
+  if (!prefix) return `term = $${params.length}`;
+  params.push(`${key}\u{10ffff}`);
+  return `(term >= $${params.length - 1} AND term < $${params.length})`;
+}
+
+/** The conditions on the ids: those left out (`exclude`), those kept (`only`). */
+function keptIds(options: Partial<ScanOptions>, params: unknown[], column = "doc_id"): string {
+  let sql = "";
   if (options.exclude !== undefined && options.exclude.length > 0) {
     params.push(options.exclude);
-    parts.push(`NOT (doc_id = ANY($${params.length}::bigint[]))`);
+    sql += ` AND NOT (${column} = ANY($${params.length}::bigint[]))`;
   }
   if (options.only !== undefined) {
     params.push(options.only);
-    parts.push(`doc_id = ANY($${params.length}::bigint[])`);
+    sql += ` AND ${column} = ANY($${params.length}::bigint[])`;
   }
-  return { where: parts.join(" AND "), params };
+  return sql;
+}
+
+/**
+ * The ids of the rows matching one-stem phrases in the column asked, from `text_postings`
+ * (`summary_tf > 0`: the stem stands in the summary). With `after`, only ids above it.
+ */
+function postingsQuery(
+  phrases: readonly Phrase[],
+  options: Partial<ScanOptions>,
+  params: unknown[],
+  after?: string,
+): string {
+  const exact = phrases.filter((p) => !p.prefix).map((p) => stemKey(p.tokens[0] as string));
+  const conditions: string[] = [];
+  if (exact.length > 0) {
+    params.push(exact);
+    conditions.push(`term = ANY($${params.length}::text[])`);
+  }
+  for (const p of phrases)
+    if (p.prefix) conditions.push(termCondition(p.tokens[0] as string, true, params));
+  const ids = keptIds(options, params);
+  const column = options.column ?? "any";
+  const having =
+    column === "summary"
+      ? " HAVING bool_or(summary_tf > 0)"
+      : column === "bodyOnly"
+        ? " HAVING NOT bool_or(summary_tf > 0)"
+        : "";
+  const above = after === undefined ? "" : ` AND doc_id > ${after}`;
+  return `SELECT doc_id FROM text_postings WHERE (${conditions.join(" OR ")})${ids}${above}
+    GROUP BY doc_id${having}`;
+}
+
+/** The ids of the rows holding every stem of some phrase (a superset of its matches). */
+function candidatesQuery(phrases: readonly Phrase[], params: unknown[]): string {
+  return phrases
+    .map((phrase) => {
+      const last = phrase.tokens.length - 1;
+      const parts = phrase.tokens.map(
+        (t, i) =>
+          `SELECT doc_id FROM text_postings WHERE ${termCondition(t, i === last && phrase.prefix, params)}`,
+      );
+      return `(${parts.join(" INTERSECT ")})`;
+    })
+    .join(" UNION ");
 }
 
 /** Options of {@link openPgTextStore}. */
