@@ -182,7 +182,7 @@ async function main(): Promise<void> {
       url,
       `SELECT pg_database_size(current_database()) AS database,
               pg_total_relation_size('text_docs') AS docs,
-              pg_indexes_size('text_docs') AS doc_indexes,
+              pg_total_relation_size('text_postings') AS postings,
               pg_total_relation_size('text_terms') AS terms`,
     );
     const sqliteFile = join(dir, "index.db");

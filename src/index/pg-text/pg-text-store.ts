@@ -100,7 +100,7 @@ interface ScanOptions {
   want?: number;
 }
 
-/** A stem's key in a `tsvector` and the vocabulary (whole, or cut at {@link MAX_KEY_LENGTH}). */
+/** A stem's key in the postings and the vocabulary (whole, or cut at {@link MAX_KEY_LENGTH}). */
 export function stemKey(stem: string): string {
   if (stem.length <= MAX_KEY_LENGTH) return stem;
   const cut = stem.charCodeAt(MAX_KEY_LENGTH - 1);
