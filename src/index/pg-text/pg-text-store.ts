@@ -732,7 +732,12 @@ function postingsQuery(
 ): string {
   const exact = phrases.filter((p) => !p.prefix).map((p) => stemKey(p.tokens[0] as string));
   const conditions: string[] = [];
-  if (exact.length > 0) {
+  if (exact.length === 1) {
+    // One stem: `term = $n` lets the primary key give the rows in `doc_id` order, so a
+    // LIMIT stops early (FTS5 walks a doclist the same way); `= ANY` would sort them all.
+    params.push(exact[0]);
+    conditions.push(`term = $${params.length}`);
+  } else if (exact.length > 1) {
     params.push(exact);
     conditions.push(`term = ANY($${params.length}::text[])`);
   }
