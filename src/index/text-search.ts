@@ -575,6 +575,6 @@ function quote(text: string): string {
  * Rounds a score to 4 significant digits for display (ordering uses the full value); bm25
  * gives a word found in over half the entries an idf of 1e-6, so its scores are tiny.
  */
-function roundScore(score: number): number {
+export function roundScore(score: number): number {
   return Number(score.toPrecision(4));
 }
