@@ -12,6 +12,7 @@ import { migration007 } from "./migrations/007-entry-ages.js";
 import { MIGRATION_008 } from "./migrations/008-counters-by-repo.js";
 import { MIGRATION_009 } from "./migrations/009-receipts.js";
 import { MIGRATION_010 } from "./migrations/010-usage-days.js";
+import { migration011 } from "./migrations/011-skipped-and-stems.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
 
 /** One migration: SQL to run, or a step that runs statements itself (in the transaction). */
@@ -32,6 +33,7 @@ export const MIGRATIONS: readonly Migration[] = [
   MIGRATION_008,
   MIGRATION_009,
   MIGRATION_010,
+  migration011,
 ];
 
 /** The schema version this build of Lore writes. */
