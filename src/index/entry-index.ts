@@ -293,10 +293,11 @@ export class EntryIndex {
          WHERE e.repo = ? ORDER BY f.path, o.repo`,
       ),
       // The same rows, walked from the other sources' entries (each looked up in this
-      // source by its id): the cheaper way when the others hold fewer entries.
+      // source by its id): the cheaper way when the others hold fewer entries. CROSS JOIN
+      // keeps `o` the outer loop (the planner would drive from `e.repo = ?`, the large side).
       clashesFromOthers: p(
         `SELECT e.id, f.path, o.repo AS otherRepo, g.path AS otherPath
-         FROM entries o JOIN entries e ON e.repo = @repo AND e.id = o.id
+         FROM entries o CROSS JOIN entries e ON e.repo = @repo AND e.id = o.id
          JOIN files f ON f.file_id = e.file_id JOIN files g ON g.file_id = o.file_id
          WHERE o.repo < @repo OR o.repo > @repo ORDER BY f.path, o.repo`,
       ),
@@ -401,6 +402,10 @@ export class EntryIndex {
    * sha and report always; its entry, full text and (when reachable) contract triggers when
    * `parsed` is given. An entry whose id another file holds is not stored: the file is kept
    * as skipped with a `duplicate_id` diagnostic added to its report.
+   *
+   * The text's analysis (the new text's, and the old one's to take it out of the full
+   * text) stems through the index's lasting memo (`stems`, migration 11, see
+   * `core/text/stem.ts` `withStemStore`), which it also fills.
    *
    * @param file - the file (see {@link FileRecord}).
    * @returns what was stored.
@@ -936,7 +941,8 @@ export class EntryIndex {
 
   /**
    * The ids a source's entries share with entries of other sources (both are kept: a clash
-   * is reported, never resolved by indexing order).
+   * is reported, never resolved by indexing order). Every indexing run asks (a push too):
+   * the cost is that of the side with fewer entries, not of the source's 100k.
    *
    * @param repo - the source.
    */
@@ -1045,7 +1051,8 @@ export class EntryIndex {
   }
 
   /**
-   * The reports of a source's *wrong* files (stored without an entry).
+   * The reports of a source's *wrong* files (stored without an entry), read through the
+   * partial index of `files.skipped` (migration 11): as many rows as there are such files.
    *
    * @param repo - the source.
    * @returns path → diagnostics.
