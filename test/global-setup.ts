@@ -25,20 +25,16 @@ export default function setup(): void {
   if (!existsSync(join(ROOT, "dist", "cli", "main.js"))) {
     throw new Error("global-setup: the build did not produce dist/cli/main.js");
   }
-  // The agent hook's bundle (as `npm run build` makes it), so that `lore hook <client>` runs
-  // this build's code, never an older bundle's.
-  const bundle = spawnSync(
-    process.execPath,
-    [join(ROOT, "dist", "build", "bundle-agent-hook.js")],
-    {
+  // The hooks' bundles (as `npm run build` makes them), so that `lore hook <client>` and
+  // `lore hook pre-receive|post-receive` run this build's code, never an older bundle's.
+  for (const script of ["bundle-agent-hook.js", "bundle-push-hook.js"]) {
+    const bundle = spawnSync(process.execPath, [join(ROOT, "dist", "build", script)], {
       cwd: ROOT,
       encoding: "utf8",
-    },
-  );
-  if (bundle.status !== 0) {
-    throw new Error(
-      `global-setup: bundling the agent hook failed:\n${bundle.stdout}${bundle.stderr}`,
-    );
+    });
+    if (bundle.status !== 0) {
+      throw new Error(`global-setup: ${script} failed:\n${bundle.stdout}${bundle.stderr}`);
+    }
   }
   // The bundle of `lore recall` and `lore mcp` (src/build/bundle-cli.ts), for the same reason.
   const cli = spawnSync(process.execPath, [join(ROOT, "dist", "build", "bundle-cli.js")], {

@@ -29,6 +29,8 @@ if (word === "hook" && (client === "claude-code" || client === "codex" || client
     env: process.env,
     cwd: process.cwd(),
   });
+} else if (word === "hook" && (client === "pre-receive" || client === "post-receive")) {
+  await runPushHookEarly();
 } else {
   // Imported after the compile cache is on, so that the cache covers every module.
   const { runCli } = await loadRunCli(word);
@@ -61,4 +63,33 @@ async function loadRunCli(word: string | undefined): Promise<typeof import("./ru
     }
   }
   return import("./run-cli.js");
+}
+
+/**
+ * A git push hook (`lore hook pre-receive|post-receive`, run by git once per push and hook)
+ * in the shape Lore's hook scripts write skips the command table too and loads the build's
+ * bundle of its graph (src/hooks/push/push-hook.ts, src/build/bundle-push-hook.ts); without
+ * a bundle, its modules; any other shape goes through the full CLI.
+ */
+async function runPushHookEarly(): Promise<void> {
+  const bundle = new URL("../hooks/push/bundle/push-hook.js", import.meta.url).href;
+  const hook = (await import(bundle).catch(
+    () => import("../hooks/push/push-hook.js"),
+  )) as typeof import("../hooks/push/push-hook.js");
+  const args = hook.pushHookArgs(process.argv.slice(2));
+  if (args === undefined) {
+    const { runCli } = await import("./run-cli.js");
+    process.exitCode = await runCli(process.argv.slice(2), {
+      stdout: process.stdout,
+      stderr: process.stderr,
+      cwd: process.cwd(),
+    });
+    return;
+  }
+  process.exitCode = await hook.runPushHookProcess(args, {
+    stdin: process.stdin,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+  });
 }

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeDiagnostic } from "../core/entry/diagnostic.js";
 import type { ContractClause, ParsedEntry } from "../core/entry/entry.js";
+import { stemToken } from "../core/text/stem.js";
 import { type EntryIndex, openIndex } from "./entry-index.js";
 
 const ID1 = "0190f5a4-3b2c-7d10-8a11-2b3c4d5e6f70";
@@ -261,5 +262,94 @@ describe("EntryIndex counters", () => {
     expect(index.pageCacheKib()).toBe(16384);
     expect(() => index.pageCacheKib(0)).toThrow(expect.objectContaining({ code: "invalid_input" }));
     expect(index.pageCacheKib(8192)).toBe(16384);
+  });
+});
+
+describe("EntryIndex reads a push re-runs (migration 11)", () => {
+  const idOf = (n: number) => `0190f5a4-3b2c-7d10-8a11-${n.toString(16).padStart(12, "0")}`;
+  const put = (repo: string, path: string, n: number, id = idOf(n)) =>
+    index.putFile({
+      repo,
+      path,
+      blobSha: SHA(n),
+      parsed: parsed(id, `Entry ${n}`),
+      diagnostics: [],
+    });
+  const flags = () =>
+    index.withDatabase((db) =>
+      db.prepare("SELECT repo || ':' || path, skipped FROM files ORDER BY 1").raw().all(),
+    );
+
+  it("flags exactly the files stored without an entry, as they come and go", () => {
+    put("r", "a.md", 1);
+    put("r", "b.md", 2, idOf(1)); // a duplicate id: kept as skipped
+    index.putFile({ repo: "r", path: "c.md", blobSha: SHA(3), diagnostics: [] }); // wrong
+    expect(flags()).toEqual([
+      ["r:a.md", 0],
+      ["r:b.md", 1],
+      ["r:c.md", 1],
+    ]);
+    expect([...index.skippedReports("r").keys()].sort()).toEqual(["b.md", "c.md"]);
+    // The holder goes; the skipped file becomes an entry; the wrong one is fixed.
+    index.deleteFile("r", "a.md");
+    put("r", "b.md", 2, idOf(1));
+    put("r", "c.md", 3);
+    expect(flags()).toEqual([
+      ["r:b.md", 0],
+      ["r:c.md", 0],
+    ]);
+    expect(index.skippedReports("r").size).toBe(0);
+    // An entry made wrong by a new version is flagged again.
+    index.putFile({ repo: "r", path: "b.md", blobSha: SHA(9), diagnostics: [] });
+    expect(flags()).toEqual([
+      ["r:b.md", 1],
+      ["r:c.md", 0],
+    ]);
+  });
+
+  it("finds the same clashes walking from either side, whichever holds fewer entries", () => {
+    // "big" holds 1,500 entries, "small" 3, of which 2 share ids with "big" and one with "zed".
+    index.transaction(() => {
+      for (let n = 1; n <= 1_500; n++) put("big", `k/${n}.md`, n);
+    });
+    put("small", "s/1.md", 7);
+    put("small", "s/2.md", 1_200);
+    put("small", "s/3.md", 5_000);
+    put("zed", "z/1.md", 5_000);
+    const expected = [
+      { id: idOf(7), path: "s/1.md", otherRepo: "big", otherPath: "k/7.md" },
+      { id: idOf(1_200), path: "s/2.md", otherRepo: "big", otherPath: "k/1200.md" },
+      { id: idOf(5_000), path: "s/3.md", otherRepo: "zed", otherPath: "z/1.md" },
+    ];
+    expect(index.clashes("small")).toEqual(expected);
+    // From the large side the others are few: the same rows as the direct walk gives.
+    expect(index.clashes("big")).toEqual([
+      { id: idOf(1_200), path: "k/1200.md", otherRepo: "small", otherPath: "s/2.md" },
+      { id: idOf(7), path: "k/7.md", otherRepo: "small", otherPath: "s/1.md" },
+    ]);
+    expect(index.clashes("zed")).toEqual([
+      { id: idOf(5_000), path: "z/1.md", otherRepo: "small", otherPath: "s/3.md" },
+    ]);
+    expect(index.clashes("nobody")).toEqual([]);
+  });
+
+  it("keeps the stems it computed while storing text, for the next process", () => {
+    index.putFile({
+      repo: "r",
+      path: "a.md",
+      blobSha: SHA(1),
+      parsed: parsed(ID1, "Quixotically zygomorphic"),
+      diagnostics: [],
+    });
+    const stems = index.withDatabase((db) =>
+      db
+        .prepare("SELECT token, stem FROM stems WHERE token IN ('quixotically', 'zygomorphic')")
+        .raw()
+        .all(),
+    );
+    expect(Object.fromEntries(stems as [string, string][])).toEqual({
+      quixotically: stemToken("quixotically"),
+      zygomorphic: stemToken("zygomorphic"),
+    });
   });
 });

@@ -18,6 +18,7 @@ import { entryBodyOf } from "../core/entry/entry-body.js";
 import { entryText, type IndexDocument, indexDocument } from "../core/entry/index-document.js";
 import { evaluateContract } from "../core/entry/parse-contract.js";
 import { LoreError } from "../core/errors/lore-error.js";
+import { type StemStore, withStemStore } from "../core/text/stem.js";
 import { ContractLookup } from "./contract-lookup.js";
 import {
   type CounterRow,
@@ -210,6 +211,11 @@ export class EntryIndex {
   readonly #usage: EntryUsage;
   /** Bodies read from git ahead of a batch of drops ({@link preloadBodies}), by blob sha. */
   readonly #bodies = new Map<string, string>();
+  /**
+   * The `stems` table (migration 11) as the stemmer's lasting memo, used around the index's
+   * own analysis (always inside a write transaction, which its writes join).
+   */
+  readonly #stems: StemStore;
 
   /** @param db - an open, migrated database (see {@link openIndex}). */
   constructor(db: SqliteDatabase, options: OpenIndexOptions = {}) {
@@ -231,8 +237,12 @@ export class EntryIndex {
       fileByPath: p(
         "SELECT f.file_id AS fileId, e.file_id AS entryFileId FROM files f LEFT JOIN entries e USING (file_id) WHERE f.repo = ? AND f.path = ?",
       ),
-      insertFile: p("INSERT INTO files (repo, path, blob_sha, report) VALUES (?, ?, ?, ?)"),
-      updateFile: p("UPDATE files SET blob_sha = ?, report = ? WHERE file_id = ?"),
+      insertFile: p(
+        "INSERT INTO files (repo, path, blob_sha, report, skipped) VALUES (?, ?, ?, ?, ?)",
+      ),
+      updateFile: p("UPDATE files SET blob_sha = ?, report = ?, skipped = ? WHERE file_id = ?"),
+      stemGet: p("SELECT stem FROM stems WHERE token = ?").pluck(),
+      stemPut: p("INSERT OR IGNORE INTO stems (token, stem) VALUES (?, ?)"),
       deleteFile: p("DELETE FROM files WHERE file_id = ?"),
       deleteEntry: p("DELETE FROM entries WHERE file_id = ?"),
       storedText: p(
@@ -282,6 +292,21 @@ export class EntryIndex {
          JOIN entries o ON o.id = e.id AND o.repo <> e.repo JOIN files g ON g.file_id = o.file_id
          WHERE e.repo = ? ORDER BY f.path, o.repo`,
       ),
+      // The same rows, walked from the other sources' entries (each looked up in this
+      // source by its id): the cheaper way when the others hold fewer entries. CROSS JOIN
+      // keeps `o` the outer loop (the planner would drive from `e.repo = ?`, the large side).
+      clashesFromOthers: p(
+        `SELECT e.id, f.path, o.repo AS otherRepo, g.path AS otherPath
+         FROM entries o CROSS JOIN entries e ON e.repo = @repo AND e.id = o.id
+         JOIN files f ON f.file_id = e.file_id JOIN files g ON g.file_id = o.file_id
+         WHERE o.repo < @repo OR o.repo > @repo ORDER BY f.path, o.repo`,
+      ),
+      entriesOfUpTo: p(
+        "SELECT count(*) FROM (SELECT 1 FROM entries WHERE repo = ? LIMIT ?)",
+      ).pluck(),
+      entriesNotOfUpTo: p(
+        "SELECT count(*) FROM (SELECT 1 FROM entries WHERE repo < @repo OR repo > @repo LIMIT @bound)",
+      ).pluck(),
       repository: p(
         "SELECT repo, path, kind, commit_sha AS 'commit', indexed_at AS indexedAt FROM repositories WHERE repo = ?",
       ),
@@ -342,10 +367,13 @@ export class EntryIndex {
          FROM files f LEFT JOIN entries e USING (file_id) WHERE f.repo = ? ORDER BY f.path`,
       ),
       entryCount: p("SELECT count(*) FROM entries").pluck(),
-      skippedOf: p(
-        `SELECT f.path, f.report FROM files f WHERE f.repo = ?
-           AND NOT EXISTS (SELECT 1 FROM entries e WHERE e.file_id = f.file_id)`,
-      ).raw(),
+      // The partial index of migration 11: only the skipped rows are read.
+      skippedOf: p("SELECT path, report FROM files WHERE repo = ? AND skipped = 1").raw(),
+    };
+    const sql = this.#sql;
+    this.#stems = {
+      get: (token) => sql.stemGet.get(token) as string | undefined,
+      put: (token, stem) => void sql.stemPut.run(token, stem),
     };
   }
 
@@ -375,62 +403,68 @@ export class EntryIndex {
    * `parsed` is given. An entry whose id another file holds is not stored: the file is kept
    * as skipped with a `duplicate_id` diagnostic added to its report.
    *
+   * The text's analysis (the new text's, and the old one's to take it out of the full
+   * text) stems through the index's lasting memo (`stems`, migration 11, see
+   * `core/text/stem.ts` `withStemStore`), which it also fills.
+   *
    * @param file - the file (see {@link FileRecord}).
    * @returns what was stored.
    */
   putFile(file: FileRecord): PutResult {
-    return this.transaction(() => {
-      const sql = this.#sql;
-      const existing = sql.fileByPath.get(file.repo, file.path) as
-        | { fileId: number; entryFileId: number | null }
+    return this.transaction(() => withStemStore(this.#stems, () => this.#putFile(file)));
+  }
+
+  /** {@link putFile} inside its transaction, with the stemmer's lasting memo on. */
+  #putFile(file: FileRecord): PutResult {
+    const sql = this.#sql;
+    const existing = sql.fileByPath.get(file.repo, file.path) as
+      | { fileId: number; entryFileId: number | null }
+      | undefined;
+    let fileId: number;
+    let diagnostics = file.diagnostics;
+    let duplicateOf: { repo: string; path: string } | undefined;
+    if (file.parsed !== undefined) {
+      const owner = sql.ownerOf.get(file.repo, file.parsed.entry.id) as
+        | { fileId: number; repo: string; path: string }
         | undefined;
-      let fileId: number;
-      let diagnostics = file.diagnostics;
-      let duplicateOf: { repo: string; path: string } | undefined;
-      if (file.parsed !== undefined) {
-        const owner = sql.ownerOf.get(file.repo, file.parsed.entry.id) as
-          | { fileId: number; repo: string; path: string }
-          | undefined;
-        if (owner !== undefined && owner.fileId !== existing?.fileId) {
-          duplicateOf = { repo: owner.repo, path: owner.path };
-          diagnostics = [
-            ...diagnostics,
-            makeDiagnostic("duplicate_id", {
-              path: file.path,
-              params: { id: file.parsed.entry.id, other: owner.path },
-            }),
-          ];
-        }
+      if (owner !== undefined && owner.fileId !== existing?.fileId) {
+        duplicateOf = { repo: owner.repo, path: owner.path };
+        diagnostics = [
+          ...diagnostics,
+          makeDiagnostic("duplicate_id", {
+            path: file.path,
+            params: { id: file.parsed.entry.id, other: owner.path },
+          }),
+        ];
       }
-      const report = JSON.stringify(diagnostics);
-      if (existing === undefined) {
-        fileId = Number(
-          sql.insertFile.run(file.repo, file.path, file.blobSha, report).lastInsertRowid,
-        );
-      } else {
-        fileId = existing.fileId;
-        if (existing.entryFileId !== null) this.#dropEntry(fileId);
-        sql.updateFile.run(file.blobSha, report, fileId);
-      }
-      if (file.parsed === undefined || duplicateOf !== undefined) {
-        return duplicateOf === undefined
-          ? { stored: "skipped" }
-          : { stored: "skipped", duplicateOf };
-      }
-      this.#insertEntry(
-        fileId,
-        file.repo,
-        file.parsed,
-        file.document ?? indexDocument(file.parsed),
-        file.bodyInGit === true,
+    }
+    const report = JSON.stringify(diagnostics);
+    const skipped = file.parsed === undefined || duplicateOf !== undefined ? 1 : 0;
+    if (existing === undefined) {
+      fileId = Number(
+        sql.insertFile.run(file.repo, file.path, file.blobSha, report, skipped).lastInsertRowid,
       );
-      // A file that arrives with a draft's id replaces the draft (seed 004, «Снимает
-      // черновик попадание его файла в ветку по умолчанию»): the id, hence the counters,
-      // carry over.
-      if (repoOfDraftSource(file.repo) === undefined)
-        this.drafts.remove(file.repo, file.parsed.entry.id);
-      return { stored: "entry" };
-    });
+    } else {
+      fileId = existing.fileId;
+      if (existing.entryFileId !== null) this.#dropEntry(fileId);
+      sql.updateFile.run(file.blobSha, report, skipped, fileId);
+    }
+    if (file.parsed === undefined || duplicateOf !== undefined) {
+      return duplicateOf === undefined ? { stored: "skipped" } : { stored: "skipped", duplicateOf };
+    }
+    this.#insertEntry(
+      fileId,
+      file.repo,
+      file.parsed,
+      file.document ?? indexDocument(file.parsed),
+      file.bodyInGit === true,
+    );
+    // A file that arrives with a draft's id replaces the draft (seed 004, «Снимает
+    // черновик попадание его файла в ветку по умолчанию»): the id, hence the counters,
+    // carry over.
+    if (repoOfDraftSource(file.repo) === undefined)
+      this.drafts.remove(file.repo, file.parsed.entry.id);
+    return { stored: "entry" };
   }
 
   #insertEntry(
@@ -560,7 +594,9 @@ export class EntryIndex {
       }
       for (const [repo, shas] of byRepo) this.#loadBodies(repo, shas);
       for (const [fileId, repo, summary, body, sha] of rows) {
-        const text = entryText(summary, body ?? this.#gitBody(repo, sha));
+        const text = withStemStore(this.#stems, () =>
+          entryText(summary, body ?? this.#gitBody(repo, sha)),
+        );
         this.#sql.insertText.run(fileId, text.summaryText, text.bodyText);
       }
       if (rows.length < FORGET_CHUNK) break;
@@ -608,7 +644,9 @@ export class EntryIndex {
         | { fileId: number; entryFileId: number | null }
         | undefined;
       if (existing === undefined) return false;
-      if (existing.entryFileId !== null) this.#dropEntry(existing.fileId);
+      if (existing.entryFileId !== null) {
+        withStemStore(this.#stems, () => this.#dropEntry(existing.fileId));
+      }
       this.#sql.deleteFile.run(existing.fileId);
       return true;
     });
@@ -903,12 +941,25 @@ export class EntryIndex {
 
   /**
    * The ids a source's entries share with entries of other sources (both are kept: a clash
-   * is reported, never resolved by indexing order).
+   * is reported, never resolved by indexing order). Every indexing run asks (a push too):
+   * the cost is that of the side with fewer entries, not of the source's 100k.
    *
    * @param repo - the source.
    */
   clashes(repo: string): IdClash[] {
-    return this.#sql.clashes.all(repo) as IdClash[];
+    // Walked from the side with fewer entries (a push re-checks on every run: one large
+    // repository among small ones must not walk its 100k entries each time). The sides are
+    // counted up to a bound that doubles until one side is under it: O(the smaller side).
+    const sql = this.#sql;
+    for (let bound = 1_024; ; bound *= 4) {
+      const others = sql.entriesNotOfUpTo.get({ repo, bound }) as number;
+      const own = sql.entriesOfUpTo.get(repo, bound) as number;
+      if (others < bound || own < bound) {
+        return (
+          others < own ? sql.clashesFromOthers.all({ repo }) : sql.clashes.all(repo)
+        ) as IdClash[];
+      }
+    }
   }
 
   /**
@@ -1000,7 +1051,8 @@ export class EntryIndex {
   }
 
   /**
-   * The reports of a source's *wrong* files (stored without an entry).
+   * The reports of a source's *wrong* files (stored without an entry), read through the
+   * partial index of `files.skipped` (migration 11): as many rows as there are such files.
    *
    * @param repo - the source.
    * @returns path → diagnostics.

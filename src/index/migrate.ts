@@ -12,7 +12,8 @@ import { migration007 } from "./migrations/007-entry-ages.js";
 import { MIGRATION_008 } from "./migrations/008-counters-by-repo.js";
 import { MIGRATION_009 } from "./migrations/009-receipts.js";
 import { MIGRATION_010 } from "./migrations/010-usage-days.js";
-import { MIGRATION_011 } from "./migrations/011-receipt-public-ids.js";
+import { migration011 } from "./migrations/011-skipped-and-stems.js";
+import { MIGRATION_012 } from "./migrations/012-receipt-public-ids.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
 
 /** One migration: SQL to run, or a step that runs statements itself (in the transaction). */
@@ -33,7 +34,8 @@ export const MIGRATIONS: readonly Migration[] = [
   MIGRATION_008,
   MIGRATION_009,
   MIGRATION_010,
-  MIGRATION_011,
+  migration011,
+  MIGRATION_012,
 ];
 
 /** The schema version this build of Lore writes. */

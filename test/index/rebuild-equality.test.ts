@@ -162,7 +162,7 @@ describe("migration 2 on an existing database", () => {
     old.exec(MIGRATION_001);
     old.pragma("user_version = 1");
     old.exec(`ATTACH '${join(dir, "fresh.db")}' AS src;
-      INSERT INTO files SELECT * FROM src.files;
+      INSERT INTO files SELECT file_id, repo, path, blob_sha, report FROM src.files;
       INSERT INTO entries SELECT file_id, id, origin, links, summary, summary_override, body,
         contract, unknown_keys, reachable, unmet_mechanisms FROM src.entries;
       INSERT INTO contract_words SELECT * FROM src.contract_words;

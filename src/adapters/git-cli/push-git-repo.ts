@@ -77,6 +77,13 @@ export class PushGitRepo extends GitCliRepo implements PushRepo {
   }
 
   async headBranch(): Promise<string | undefined> {
+    // A hook asks on every push: a plain `HEAD` file naming a branch is read without a git
+    // process; anything else (a detached head, reftable's placeholder, a symlink) asks git.
+    const text = await readFile(join(this.dir, "HEAD"), "utf8").catch(() => "");
+    const named = /^ref: (refs\/heads\/\S+)\n?$/.exec(text)?.[1];
+    if (named !== undefined && LOOSE_BRANCH.test(named)) {
+      return named.slice("refs/heads/".length);
+    }
     const out = await this.git(["symbolic-ref", "--quiet", "HEAD"], [], [], [1, 128]);
     const ref = out.stdout.toString("utf8").trim();
     return out.exitCode === 0 && ref.startsWith("refs/heads/")

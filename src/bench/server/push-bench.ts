@@ -9,13 +9,16 @@
  *    hooks, same run;
  * 2. a push of 1 changed file (target ≤ 0.5 s hook time), the same two ways.
  *
+ * Each hook's CPU time (its processes' user + system) is printed too, with the load
+ * average after the push: on a shared machine it moves far less than the wall time.
+ *
  * The repository is `generate-entries.ts`'s (cached under the temp folder); the changed
  * files are its first entries with one more line. Sizes: `PUSH_BENCH_ENTRIES` (100 000),
  * `PUSH_BENCH_CHANGED` (1 000). Prints a table and the JSON.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { hookScript, LORE_HOOKS } from "../../core/push/hook-script.js";
@@ -83,7 +86,7 @@ function commitFiles(
   run(["read-tree", parent]);
   run(
     ["update-index", "--index-info"],
-    files.map((file, i) => `100644 ${shas[i]}\t${file.path}`).join("\n") + "\n",
+    `${files.map((file, i) => `100644 ${shas[i]}\t${file.path}`).join("\n")}\n`,
   );
   const tree = run(["write-tree"]);
   rmSync(indexFile, { force: true });
@@ -118,7 +121,12 @@ function hookNode(root: string): string {
   return wrapper;
 }
 
-/** Installs Lore's hooks into `bare`, each wrapped to log its own wall time to `timing`. */
+/**
+ * Installs Lore's hooks into `bare`, each wrapped to log its own wall time and CPU time to
+ * `timing`: the CPU time is the wrapper shell's children's user + system time (`times`,
+ * POSIX), i.e. the hook's `node` and the git processes it started — a figure a busy
+ * machine inflates far less than the wall time.
+ */
 function installTimedHooks(bare: string, data: string, db: string, timing: string): void {
   const node = hookNode(dirname(timing));
   for (const hook of LORE_HOOKS) {
@@ -132,7 +140,10 @@ function installTimedHooks(bare: string, data: string, db: string, timing: strin
       `sh '${lore}'`,
       "code=$?",
       "e=$(date +%s%N)",
-      `echo "${hook} $s $e" >> '${timing}'`,
+      // `times` in this shell (a pipe would run it in a subshell, which has no children).
+      `times > '${timing}.times'`,
+      `c=$(tail -n 1 '${timing}.times')`,
+      `echo "${hook} $s $e $c" >> '${timing}'`,
       "exit $code",
       "",
     ].join("\n");
@@ -140,12 +151,19 @@ function installTimedHooks(bare: string, data: string, db: string, timing: strin
   }
 }
 
-/** Reads and clears the timing log: ms per hook. */
-function hookTimes(timing: string): Record<string, number> {
-  const out: Record<string, number> = {};
+/** `times`' `0m1.234000s` (or `1m2.5s`) as ms; NaN when it is not that shape. */
+function timesMs(text: string | undefined): number {
+  const m = /^(\d+)m([\d.]+)s$/.exec(text ?? "");
+  return m === null ? Number.NaN : (Number(m[1]) * 60 + Number(m[2])) * 1000;
+}
+
+/** Reads and clears the timing log: wall ms and CPU ms (user + system) per hook. */
+function hookTimes(timing: string): Record<string, { wall: number; cpu: number }> {
+  const out: Record<string, { wall: number; cpu: number }> = {};
   for (const line of readFileSync(timing, "utf8").trim().split("\n")) {
-    const [hook, s, e] = line.split(" ");
-    if (hook !== undefined) out[hook] = (Number(e) - Number(s)) / 1e6;
+    const [hook, s, e, user, system] = line.split(" ");
+    if (hook === undefined) continue;
+    out[hook] = { wall: (Number(e) - Number(s)) / 1e6, cpu: timesMs(user) + timesMs(system) };
   }
   writeFileSync(timing, "");
   return out;
@@ -216,16 +234,21 @@ async function main(): Promise<void> {
       const plainPush = timedPush(work, plain, `${commit}:refs/heads/main`);
       const hookedPush = timedPush(work, hooked, `${commit}:refs/heads/main`);
       const times = hookTimes(timing);
-      const hookMs = (times["pre-receive"] ?? 0) + (times["post-receive"] ?? 0);
+      const pre = times["pre-receive"] ?? { wall: 0, cpu: 0 };
+      const post = times["post-receive"] ?? { wall: 0, cpu: 0 };
+      const hookMs = pre.wall + post.wall;
       const check = openIndex(db);
       const recorded = check.repository("bench/app")?.commit;
       check.close();
       if (recorded !== commit) throw new Error(`the index did not follow the push (${label})`);
       results[label] = {
         files,
-        preReceiveMs: Math.round(times["pre-receive"] ?? 0),
-        postReceiveMs: Math.round(times["post-receive"] ?? 0),
+        preReceiveMs: Math.round(pre.wall),
+        postReceiveMs: Math.round(post.wall),
         hookMs: Math.round(hookMs),
+        preReceiveCpuMs: Math.round(pre.cpu),
+        postReceiveCpuMs: Math.round(post.cpu),
+        loadAverage: loadavg().map((n) => Number(n.toFixed(2))),
         pushMs: Math.round(hookedPush.ms),
         pushNoHooksMs: Math.round(plainPush.ms),
         ratio: Number((hookedPush.ms / plainPush.ms).toFixed(2)),
@@ -241,6 +264,14 @@ async function main(): Promise<void> {
           ratio: "—",
           target: `≤ ${formatMs(target)}`,
           met: yesNo(hookMs <= target),
+        },
+        {
+          metric: `hook CPU time, ${files} file${plural} (user + system, git included)`,
+          value: formatMs(pre.cpu + post.cpu),
+          baseline: "—",
+          ratio: "—",
+          target: "—",
+          met: "—",
         },
         {
           metric: `push wall time, ${files} file${plural}: hooks on vs off`,

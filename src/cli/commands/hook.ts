@@ -10,7 +10,7 @@ import {
   LORE_HOOKS,
   type LoreHook,
 } from "../../core/push/hook-script.js";
-import { readAll, writeLines } from "../../hooks/hook-io.js";
+import { runPushHook } from "../../hooks/push/push-hook.js";
 import { flag, stringOption } from "../args.js";
 import type { Command } from "../command.js";
 import { EXIT_CODES } from "../exit-codes.js";
@@ -194,46 +194,24 @@ async function agentHookFiles(
   return EXIT_CODES.ok;
 }
 
-/**
- * Runs a hook as git calls it: never fails the push but by branch protection (a broken
- * configuration, an unreadable index: a line for the pusher, exit 0).
- */
+/** Runs a hook as git calls it (see `hooks/push/push-hook.ts`). */
 async function runGitHook(
   ctx: Parameters<Command["run"]>[0],
   hook: LoreHook,
   args: Parameters<Command["run"]>[1],
 ): Promise<number> {
-  const input = await readAll(process.stdin);
-  let lines: string[];
-  let exitCode = EXIT_CODES.ok as number;
-  try {
-    const settings = ctx.settings();
-    const { runHook } = await import("../../main/compose-hook.js");
-    const gitDir = process.env.GIT_DIR;
-    const name = stringOption(args, "name");
-    const outcome = await runHook({
-      hook,
-      dir: resolve(ctx.cwd, gitDir ?? "."),
-      data: resolve(stringOption(args, "data") ?? settings.server.data),
-      database: resolve(settings.database),
-      ...(settings.server.database === undefined
-        ? {}
-        : { serverDatabase: settings.server.database }),
-      ...(name === undefined ? {} : { name }),
-      lang: ctx.lang,
+  const data = stringOption(args, "data");
+  const name = stringOption(args, "name");
+  return runPushHook(
+    hook,
+    { ...(data === undefined ? {} : { data }), ...(name === undefined ? {} : { name }) },
+    {
+      stdin: process.stdin,
+      stderr: process.stderr,
       env: process.env,
-      input,
-    });
-    lines = outcome.lines;
-    exitCode = outcome.exitCode;
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    lines = [
-      ctx.lang === "ru"
-        ? `lore: ${hook} не сработал, отправка принята: ${reason}`
-        : `lore: ${hook} failed, the push is accepted: ${reason}`,
-    ];
-  }
-  await writeLines(process.stderr, lines);
-  return exitCode;
+      cwd: ctx.cwd,
+      settings: () => ctx.settings(),
+      lang: () => ctx.lang,
+    },
+  );
 }

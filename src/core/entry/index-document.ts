@@ -41,7 +41,8 @@ export function indexDocument(parsed: ParsedEntry): IndexDocument {
  * (`analyzeText`) and joined by single spaces. Deterministic: the index re-analyses the
  * stored summary and body of an entry it removes to tell FTS5 which tokens to take out
  * (see `index/migrations/002-fts-delete.ts`), so a change to the analysis must come with a
- * migration that rebuilds the full-text table.
+ * migration that rebuilds the full-text table and empties the index's memo of stems
+ * (`stems`, migration 11).
  *
  * @param summary - the display summary (`ParsedEntry.summary`, as stored in `entries.summary`).
  * @param body - the body (as stored in `entries.body`).

@@ -92,10 +92,46 @@ let current = new Map<string, string>();
 let previous = new Map<string, string>();
 
 /**
+ * A lasting memo behind the process's own (the index's `stems` table, migration 11): a
+ * fresh process (a git hook) would otherwise stem every word of its text with Snowball
+ * again. `get` answers a stem stored earlier by `put`; `put` keeps one this process
+ * computed. Only values of {@link stemToken} itself go in, so it never changes a result.
+ */
+export interface StemStore {
+  /** The stored stem of a token, or `undefined`. */
+  get(token: string): string | undefined;
+  /** Keeps a computed stem (may be written later, e.g. with the caller's transaction). */
+  put(token: string, stem: string): void;
+}
+
+/** The store of the {@link withStemStore} call under way, if any. */
+let store: StemStore | undefined;
+
+/**
+ * Runs `fn` with `lasting` consulted on every miss of the in-process memo and given every
+ * stem computed meanwhile (the index wraps its own analysis of text it stores). Synchronous;
+ * nests (the inner store is used until it returns).
+ *
+ * @param lasting - see {@link StemStore}.
+ * @param fn - the work.
+ * @returns what `fn` returns; its throw is rethrown.
+ */
+export function withStemStore<T>(lasting: StemStore, fn: () => T): T {
+  const before = store;
+  store = lasting;
+  try {
+    return fn();
+  } finally {
+    store = before;
+  }
+}
+
+/**
  * Stems one token: for a Cyrillic word the Russian Snowball stem folded into a key by the
  * rule in the module header, for a Latin word the English Snowball stem, any other token
  * (digits, other scripts, mixed scripts) as is. Results are
- * memoised in a bounded cache (at most 200,000 words).
+ * memoised in a bounded cache (at most 200,000 words), and inside {@link withStemStore} in
+ * its lasting store too.
  *
  * @param token - one token from `tokenize` (already normalised: lower case, `ё` → `е`).
  * @returns the stem; never empty for a non-empty token.
@@ -104,6 +140,13 @@ export function stemToken(token: string): string {
   const hit = current.get(token);
   if (hit !== undefined) return hit;
   let stem = previous.get(token);
+  if (stem === undefined && store !== undefined) {
+    stem = store.get(token);
+    if (stem === undefined) {
+      stem = computeStem(token);
+      store.put(token, stem);
+    }
+  }
   if (stem === undefined) stem = computeStem(token);
   if (current.size >= CACHE_GENERATION) {
     previous = current;
