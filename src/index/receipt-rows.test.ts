@@ -92,3 +92,37 @@ describe("receipt ids", () => {
     }
   });
 });
+
+describe("receipts queued behind another writer", () => {
+  it("are listed at once, under the ids they are stored by when the lock is free", () => {
+    const t0 = Date.UTC(2026, 11, 1, 10);
+    index.receipts.add(receipt("anna", t0));
+    index.receipts.flush();
+    // Another connection (a refresh) holds the write lock while anna recalls twice more.
+    const other = openSqliteDatabase(join(dir, "index.db"));
+    other.exec("BEGIN IMMEDIATE");
+    try {
+      index.receipts.add(receipt("anna", t0 + 1));
+      index.receipts.add(receipt("boris", t0 + 2));
+      index.receipts.add(receipt("anna", t0 + 3));
+      const listed = index.receipts.list({ user: "anna", limit: 10 });
+      expect(listed.map((r) => r.at)).toEqual([t0 + 3, t0 + 1, t0]);
+      // Paging runs from the queued into the stored.
+      const page = listReceipts(index, { user: "anna" }, { limit: 1 });
+      const next = listReceipts(
+        index,
+        { user: "anna" },
+        { limit: 5, cursor: page.next_cursor as string },
+      );
+      expect([...page.items, ...next.items].map((r) => r.id)).toEqual(listed.map((r) => r.id));
+      other.exec("COMMIT");
+      index.receipts.flush();
+      expect(index.receipts.list({ user: "anna", limit: 10 }).map((r) => r.id)).toEqual(
+        listed.map((r) => r.id),
+      );
+    } finally {
+      if (other.inTransaction) other.exec("ROLLBACK");
+      other.close();
+    }
+  });
+});

@@ -4,12 +4,14 @@
  *
  * Writes stay off recall's read path, the way usage counters do (`counters.ts`): `add`
  * queues a receipt and one transaction writes the queue {@link RECEIPT_FLUSH_DELAY_MS}
- * later, or at the next pause of the recalls within 2 s (`flush-timing.ts`), never waiting on another writer (a refresh holding the lock keeps them queued);
- * `list`, `ofEntry` and `close` write the queue first, so this process always sees its own
- * receipts. In `durable` mode (the team server, the index's sole writer) `add` writes at
- * once in its own transaction, without a busy wait; when the file is locked it falls back to
- * the queue. A read-only or broken file never fails a recall: the write error is reported
- * to `onError` and the receipt is dropped.
+ * later, or at the next pause of the recalls within 2 s (`flush-timing.ts`), never waiting
+ * on another writer (a refresh holding the lock keeps them queued). `list`, `ofEntry` and
+ * `close` write the queue first, so this process always sees its own receipts; when another
+ * writer holds the lock, `list` and `ofEntry` answer the queued ones beside the stored,
+ * under the ids they will be stored by. In `durable` mode (the team server, the index's
+ * sole writer) `add` writes at once in its own transaction, without a busy wait; when the
+ * file is locked it falls back to the queue. A read-only or broken file never fails a
+ * recall: the write error is reported to `onError` and the receipt is dropped.
  *
  * Pruning rides on the writes: at most once per {@link PRUNE_EVERY_MS} (by the receipts'
  * own clock, so an injected `now` prunes too), receipts older than `keepDays` go.
@@ -53,6 +55,9 @@ export interface ReceiptQuery {
 
 type Row = Record<string, unknown>;
 
+/** A receipt waiting to be written, with the id it is shown by from the start. */
+type Queued = NewReceipt & { id: string };
+
 let warned = false;
 
 /** The default {@link ReceiptRows.onError}: one line on stderr per process (a recall never fails for a receipt). */
@@ -73,7 +78,7 @@ export class ReceiptRows {
   onError: (error: unknown) => void = warnOnce;
   readonly #db: SqliteDatabase;
   readonly #sql;
-  #pending: NewReceipt[] = [];
+  #pending: Queued[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** When the oldest and the newest queued receipt were queued (`performance.now()`, ms). */
   #firstAt = 0;
@@ -129,7 +134,8 @@ export class ReceiptRows {
    *
    * @param receipt - the receipt (its hits in rank order).
    */
-  add(receipt: NewReceipt): void {
+  add(fields: NewReceipt): void {
+    const receipt: Queued = { ...fields, id: randomBytes(16).toString("hex") };
     if (this.durable && !this.#db.inTransaction) {
       const batch = [...this.#take(), receipt];
       try {
@@ -187,6 +193,15 @@ export class ReceiptRows {
    */
   list(query: ReceiptQuery): ReceiptRecord[] {
     this.#flushForRead();
+    // Receipts still queued (another writer held the lock) are newer than every stored one.
+    let queued = this.#queued(query);
+    let before = query.before;
+    if (before !== undefined) {
+      const at = queued.findIndex((r) => r.id === before);
+      queued = at < 0 ? [] : queued.slice(at + 1);
+      if (at >= 0) before = undefined;
+    }
+    if (queued.length >= query.limit) return queued.slice(0, query.limit);
     const where: string[] = [];
     const params: unknown[] = [];
     if (query.user !== undefined) {
@@ -201,10 +216,10 @@ export class ReceiptRows {
       where.push("r.at >= ?");
       params.push(query.since);
     }
-    if (query.before !== undefined) {
+    if (before !== undefined) {
       // A cursor whose receipt was pruned since lists nothing: every older one went with it.
       where.push("r.receipt_id < (SELECT receipt_id FROM receipts WHERE public_id = ?)");
-      params.push(query.before);
+      params.push(before);
     }
     if (query.repos !== undefined) {
       where.push(
@@ -220,8 +235,34 @@ export class ReceiptRows {
          FROM receipts r ${where.length === 0 ? "" : `WHERE ${where.join(" AND ")}`}
          ORDER BY r.receipt_id DESC LIMIT ?`,
       )
-      .all(...params, query.limit) as Row[];
-    return this.#withHits(rows, query.repos ?? query.hitRepos);
+      .all(...params, query.limit - queued.length) as Row[];
+    return [...queued, ...this.#withHits(rows, query.repos ?? query.hitRepos)];
+  }
+
+  /**
+   * The queued receipts a query lists, newest first, with its repository filter applied to
+   * their hits (see {@link list}).
+   */
+  #queued(query: ReceiptQuery): ReceiptRecord[] {
+    const allowed = query.repos ?? query.hitRepos;
+    const out: ReceiptRecord[] = [];
+    for (let i = this.#pending.length - 1; i >= 0; i--) {
+      const receipt = this.#pending[i] as Queued;
+      if (query.user !== undefined && receipt.user !== query.user) continue;
+      if (query.session !== undefined && receipt.session !== query.session) continue;
+      if (query.since !== undefined && receipt.at < query.since) continue;
+      const hits =
+        allowed === undefined ? receipt.hits : receipt.hits.filter((h) => allowed.includes(h.repo));
+      if (query.repos !== undefined && hits.length === 0) continue;
+      out.push(this.#queuedRecord(i, hits));
+    }
+    return out;
+  }
+
+  /** The record of the queued receipt at `i`, ordered after every stored one. */
+  #queuedRecord(i: number, hits: ReceiptHit[]): ReceiptRecord {
+    const { id, ...fields } = this.#pending[i] as Queued;
+    return { ...fields, hits, id, seq: Number.MAX_SAFE_INTEGER - this.#pending.length + i };
   }
 
   /**
@@ -233,9 +274,17 @@ export class ReceiptRows {
    */
   ofEntry(repo: string, id: string, limit: number): ReceiptRecord[] {
     this.#flushForRead();
-    const ids = this.#sql.ofEntry.all(repo, id, limit) as number[];
-    if (ids.length === 0) return [];
-    return this.#withHits(this.#sql.byIds.all(JSON.stringify(ids)) as Row[]);
+    const queued: ReceiptRecord[] = [];
+    for (let i = this.#pending.length - 1; i >= 0 && queued.length < limit; i--) {
+      const receipt = this.#pending[i] as Queued;
+      if (receipt.hits.some((h) => h.repo === repo && h.id === id)) {
+        queued.push(this.#queuedRecord(i, receipt.hits));
+      }
+    }
+    if (queued.length >= limit) return queued;
+    const ids = this.#sql.ofEntry.all(repo, id, limit - queued.length) as number[];
+    if (ids.length === 0) return queued;
+    return [...queued, ...this.#withHits(this.#sql.byIds.all(JSON.stringify(ids)) as Row[])];
   }
 
   /**
@@ -306,11 +355,10 @@ export class ReceiptRows {
     }));
   }
 
-  #write(batch: readonly NewReceipt[]): void {
+  #write(batch: readonly Queued[]): void {
     let latest = Number.NEGATIVE_INFINITY;
     for (const receipt of batch) {
-      const { hits, ...fields } = receipt;
-      const publicId = randomBytes(16).toString("hex");
+      const { hits, id: publicId, ...fields } = receipt;
       const id = this.#sql.insert.run({ ...fields, publicId }).lastInsertRowid;
       for (const hit of hits) {
         this.#sql.insertHit.run(
@@ -336,7 +384,7 @@ export class ReceiptRows {
     return this.#sql.prune.run(cutoff).changes;
   }
 
-  #take(): NewReceipt[] {
+  #take(): Queued[] {
     const batch = this.#pending;
     this.#pending = [];
     return batch;

@@ -57,9 +57,11 @@ describe("migration 11 on an existing version-10 index", () => {
       ".gitriver/knowledge/z-copy.md",
     ]);
     old.close();
-    // Back to schema 10: no flag, no stems.
+    // Back to schema 10: no flag, no stems (and none of the later migrations).
     const db = openSqliteDatabase(file);
-    db.exec("DROP INDEX files_skipped; ALTER TABLE files DROP COLUMN skipped; DROP TABLE stems;");
+    db.exec(
+      "DROP INDEX files_skipped; ALTER TABLE files DROP COLUMN skipped; DROP TABLE stems; DROP INDEX receipts_by_public_id; ALTER TABLE receipts DROP COLUMN public_id;",
+    );
     db.pragma("user_version = 10");
     db.close();
 
