@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -78,5 +78,22 @@ describe("loadSnowballWithCodeCache", () => {
     const inside = join(blocked, "lore", SNOWBALL_CACHE_NAME);
     expect(stems(loadSnowballWithCodeCache(inside))).toEqual(stems(plain));
     expect(readFileSync(blocked, "utf8")).toBe("");
+  });
+});
+
+describe("a cache another user could have written", () => {
+  it("is never used: one that others may write is replaced by a private one of this user", () => {
+    loadSnowballWithCodeCache(cache);
+    expect(statSync(cache).mode & 0o777).toBe(0o600);
+    const good = readFileSync(cache);
+    for (const mode of [0o666, 0o620, 0o602]) {
+      chmodSync(cache, mode);
+      const before = statSync(cache).ino;
+      expect(stems(loadSnowballWithCodeCache(cache))).toEqual(stems(plain));
+      // Treated as a miss: written anew (a new file), private, with the same content.
+      expect(statSync(cache).ino).not.toBe(before);
+      expect(statSync(cache).mode & 0o777).toBe(0o600);
+      expect(readFileSync(cache).subarray(0, 15).equals(good.subarray(0, 15))).toBe(true);
+    }
   });
 });

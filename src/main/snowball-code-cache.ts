@@ -15,9 +15,24 @@
  * or rejected payload — compiles the source as `require` would and writes a fresh cache
  * (atomically: a temporary file, then a rename); a folder that cannot be read or written
  * is ignored. The module's exports are the same either way: the very same source runs.
+ *
+ * V8 runs a cache's compiled code after checking little more than the source's length, so
+ * a cache file is code: one that another user owns or may write (group or others write bit)
+ * is never used, as the trust file is refused when others can write it; it is replaced by
+ * one of this user's, written with mode 0600 under a temporary name no one can guess.
  */
-import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
@@ -55,7 +70,13 @@ function sourceKey(source: string): string {
 function readCache(cacheFile: string, key: string): Buffer | undefined {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(cacheFile);
+    const fd = openSync(cacheFile, "r");
+    try {
+      if (!ownedAndPrivate(fstatSync(fd))) return undefined;
+      bytes = readFileSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     return undefined;
   }
@@ -70,16 +91,33 @@ function readCache(cacheFile: string, key: string): Buffer | undefined {
   return createHash("sha256").update(payload).digest("hex") === sum ? payload : undefined;
 }
 
-/** Writes the cache atomically; any failure (read-only or missing folder, full disk) is ignored. */
+/** A regular file of this process's user that no one else may write (see the module header). */
+function ownedAndPrivate(info: { uid: number; mode: number; isFile(): boolean }): boolean {
+  const uid = process.getuid?.();
+  return info.isFile() && (uid === undefined || info.uid === uid) && (info.mode & 0o022) === 0;
+}
+
+/**
+ * Writes the cache atomically (a new file of mode 0600 under a random name, never through a
+ * link, then a rename); any failure (read-only or missing folder, full disk) is ignored.
+ */
 function writeCache(cacheFile: string, key: string, payload: Buffer): void {
-  const temp = `${cacheFile}.${process.pid}.tmp`;
+  const temp = `${cacheFile}.${randomBytes(8).toString("hex")}.tmp`;
   try {
-    mkdirSync(dirname(cacheFile), { recursive: true });
+    mkdirSync(dirname(cacheFile), { recursive: true, mode: 0o700 });
     const sum = createHash("sha256").update(payload).digest("hex");
-    writeFileSync(temp, Buffer.concat([Buffer.from(`${MAGIC}${key}\n${sum}\n`), payload]));
+    writeFileSync(temp, Buffer.concat([Buffer.from(`${MAGIC}${key}\n${sum}\n`), payload]), {
+      flag: "wx",
+      mode: 0o600,
+    });
     renameSync(temp, cacheFile);
   } catch {
     // The cache is an optimisation only: without it the stemmers compile as before.
+    try {
+      unlinkSync(temp);
+    } catch {
+      // Not made, or already renamed.
+    }
   }
 }
 
