@@ -89,10 +89,24 @@ describe("a delivery killed with SIGKILL", () => {
     const all: DraftRecord[] = [];
     const target = bareDeliveryTarget(bare);
     const outcomes: string[] = [];
-    for (const ms of [80, 300, 600, 1000, 1500, 4000]) {
+    // The kill moments are fractions of how long one whole delivery takes on this machine
+    // (measured first, by a run left to finish), so they land inside the deliveries however
+    // fast or loaded the machine is.
+    const fractions = [Number.POSITIVE_INFINITY, 0.05, 0.15, 0.3, 0.5, 0.7, 0.9];
+    let whole = 0;
+    for (const fraction of fractions) {
       // 185 drafts of ~58 KB: over 10 MB, so two commits per run.
       all.push(...storeDrafts(index, 185, { repo: REPO, branch: BRANCH, body }));
-      outcomes.push(await runAndKill(ms));
+      const started = performance.now();
+      const outcome = await runAndKill(
+        fraction === Number.POSITIVE_INFINITY
+          ? 600_000
+          : Math.max(20, Math.round(whole * fraction)),
+      );
+      if (fraction === Number.POSITIVE_INFINITY) {
+        expect(outcome).toBe("finished");
+        whole = performance.now() - started;
+      } else outcomes.push(outcome);
       await sleep(300); // a git child the dead process left behind finishes alone
       await deliverDrafts(
         { index, target },
