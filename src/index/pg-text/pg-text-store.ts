@@ -20,8 +20,8 @@
  */
 import type pg from "pg";
 import { entryText } from "../../core/entry/index-document.js";
-import { LoreError } from "../../core/errors/lore-error.js";
 import type { QueryTerm } from "../../core/recall/search-query.js";
+import { applyPgMigrations } from "../pg-apply-migrations.js";
 import { pgServerDbError } from "../server-store/pg-db-error.js";
 import { createPool } from "../server-store/pg-server-store.js";
 import { MAX_EXPANSIONS, roundScore, SUMMARY_WEIGHT, type TextPage } from "../text-search.js";
@@ -802,34 +802,10 @@ export async function openPgTextStore(
 
 /** Brings the full text's tables to {@link PG_TEXT_MIGRATIONS}' latest version. */
 async function migratePgText(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
-    try {
-      await client.query("SELECT pg_advisory_xact_lock($1)", [PG_TEXT_MIGRATION_LOCK_KEY]);
-      await client.query("CREATE TABLE IF NOT EXISTS text_schema (version INTEGER NOT NULL)");
-      const found = await client.query<{ version: number }>("SELECT version FROM text_schema");
-      let from = found.rows[0]?.version;
-      if (from === undefined) {
-        await client.query("INSERT INTO text_schema (version) VALUES (0)");
-        from = 0;
-      }
-      const latest = PG_TEXT_MIGRATIONS.length;
-      if (from > latest) {
-        throw new LoreError("index_failed", {
-          reason: `the full-text tables have schema version ${from}, newer than this Lore (${latest}); use a newer Lore`,
-        });
-      }
-      for (let version = from; version < latest; version++) {
-        await client.query(PG_TEXT_MIGRATIONS[version] as string);
-      }
-      if (from < latest) await client.query("UPDATE text_schema SET version = $1", [latest]);
-      await client.query("COMMIT");
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    }
-  } finally {
-    client.release();
-  }
+  await applyPgMigrations(pool, {
+    migrations: PG_TEXT_MIGRATIONS,
+    lockKey: PG_TEXT_MIGRATION_LOCK_KEY,
+    versionTable: "text_schema",
+    what: "the full-text store",
+  });
 }

@@ -26,6 +26,7 @@ import type {
   UserRecord,
   WebSessionRecord,
 } from "../../ports/server-store.js";
+import { applyPgMigrations } from "../pg-apply-migrations.js";
 import { passwordOf, pgServerDbError } from "./pg-db-error.js";
 import { PG_MIGRATION_LOCK_KEY, PG_SERVER_MIGRATIONS } from "./pg-migrations.js";
 import {
@@ -155,47 +156,21 @@ export function createPool(url: string, max: number): pg.Pool {
  *   migration fails; `database_unavailable` when the database cannot be reached.
  */
 export async function migratePgServerSchema(pool: pg.Pool, password?: string): Promise<number> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
-    try {
-      await client.query("SELECT pg_advisory_xact_lock($1)", [PG_MIGRATION_LOCK_KEY]);
-      await client.query("CREATE TABLE IF NOT EXISTS server_schema (version INTEGER NOT NULL)");
-      const found = await client.query<{ version: number }>("SELECT version FROM server_schema");
-      let from = found.rows[0]?.version;
-      if (from === undefined) {
-        await client.query("INSERT INTO server_schema (version) VALUES (0)");
-        from = 0;
-      }
-      const latest = PG_SERVER_MIGRATIONS.length;
-      if (from > latest) {
-        throw new LoreError("index_failed", {
-          reason: `the server database has schema version ${from}, newer than this Lore (${latest}); use a newer Lore`,
-        });
-      }
-      for (let version = from; version < latest; version++) {
-        try {
-          await client.query(PG_SERVER_MIGRATIONS[version] as string);
-        } catch (error) {
-          const failed = pgServerDbError(error, password);
-          if (failed.code === "database_unavailable") throw failed;
-          throw new LoreError(
-            "index_failed",
-            { reason: `migration of the server database to schema version ${version + 1} failed` },
-            { data: failed.data },
-          );
-        }
-      }
-      if (from < latest) await client.query("UPDATE server_schema SET version = $1", [latest]);
-      await client.query("COMMIT");
-      return from;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    }
-  } finally {
-    client.release();
-  }
+  return applyPgMigrations(pool, {
+    migrations: PG_SERVER_MIGRATIONS,
+    lockKey: PG_MIGRATION_LOCK_KEY,
+    versionTable: "server_schema",
+    what: "the server database",
+    stepError: (error, version) => {
+      const failed = pgServerDbError(error, password);
+      if (failed.code === "database_unavailable") return failed;
+      return new LoreError(
+        "index_failed",
+        { reason: `migration of the server database to schema version ${version} failed` },
+        { data: failed.data },
+      );
+    },
+  });
 }
 
 /** {@link ServerStore} over a `pg` pool. */
