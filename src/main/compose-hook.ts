@@ -90,7 +90,8 @@ export function hostedHealDeps(
 ): HealDeps {
   return {
     index,
-    openRepo: (dir) => new PushGitRepo(dir),
+    // The push's diff kept by pre-receive (`diff-memo.ts`) spares a second `diff-tree`.
+    openRepo: (dir) => new PushGitRepo(dir, { diffMemo: "take" }),
     lang,
     ...(log === undefined ? {} : { log }),
   };
@@ -162,7 +163,10 @@ export async function runHook(run: HookRun): Promise<HookOutcome> {
     const defaultBranch = async (repo: PushGitRepo) =>
       (await store?.getRepo(name))?.defaultBranch ?? (await repo.headBranch()) ?? "main";
     if (run.hook === "pre-receive") {
-      const repo = new PushGitRepo(run.dir, { env: hookReadEnvironment(run.env) });
+      const repo = new PushGitRepo(run.dir, {
+        env: hookReadEnvironment(run.env),
+        diffMemo: "keep",
+      });
       const index = openIdOwnerIndex(run.database);
       try {
         const pusher = run.env.LORE_PUSHER;

@@ -2,7 +2,18 @@ import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { type KnowledgeChange, parseDiffTreeRaw } from "../../core/push/knowledge-changes.js";
 import type { PushRepo } from "../../ports/push-repo.js";
+import { keepDiffMemo, takeDiffMemo } from "./diff-memo.js";
 import { GitCliRepo, type GitCliRepoOptions } from "./git-cli-repo.js";
+
+/** Options of {@link PushGitRepo}. */
+export interface PushGitRepoOptions extends GitCliRepoOptions {
+  /**
+   * The knowledge diffs of a push, kept by `pre-receive` for the heal that follows
+   * (`diff-memo.ts`): `keep` writes each diff it asks git for, `take` reads a kept one
+   * before asking git. Default: neither.
+   */
+  diffMemo?: "keep" | "take";
+}
 
 /** A branch ref whose loose file may be read directly (no `..`, no odd characters). */
 const LOOSE_BRANCH =
@@ -16,12 +27,15 @@ const OBJECT_NAME = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
  * variables (`hookReadEnvironment`), so the pushed objects are visible; elsewhere none.
  */
 export class PushGitRepo extends GitCliRepo implements PushRepo {
+  readonly #diffMemo: "keep" | "take" | undefined;
+
   /**
    * @param dir - the bare repository.
-   * @param options - see `GitCliRepoOptions` (`env` for the hook's quarantine).
+   * @param options - see {@link PushGitRepoOptions} (`env` for the hook's quarantine).
    */
-  constructor(dir: string, options: GitCliRepoOptions = {}) {
+  constructor(dir: string, options: PushGitRepoOptions = {}) {
     super(resolve(dir), true, options);
+    this.#diffMemo = options.diffMemo;
   }
 
   async changedKnowledge(
@@ -40,11 +54,16 @@ export class PushGitRepo extends GitCliRepo implements PushRepo {
         ...(blob.refused === undefined ? {} : { refused: blob.refused }),
       }));
     }
+    if (this.#diffMemo === "take") {
+      const kept = await takeDiffMemo(this.dir, from, to, folder);
+      if (kept !== undefined) return parseDiffTreeRaw(kept.toString("latin1"), folder);
+    }
     const { stdout } = await this.git(
       ["-c", "core.quotePath=false", "diff-tree", "-r", "-z", "-M", "--no-commit-id", "--raw"],
       [from, to],
       [folder],
     );
+    if (this.#diffMemo === "keep") await keepDiffMemo(this.dir, from, to, folder, stdout);
     return parseDiffTreeRaw(stdout.toString("latin1"), folder);
   }
 
