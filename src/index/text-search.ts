@@ -24,6 +24,7 @@
  */
 import type { QueryTerm } from "../core/recall/search-query.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
+import { wordsWithinBudget } from "./text-budget.js";
 
 /** bm25 weight of the summary column (the body weighs 1). */
 export const SUMMARY_WEIGHT = 3;
@@ -198,14 +199,7 @@ export class TextSearch {
       return { rows: [], total: 0, totalExact: true, alsoText: new Set(), mode: "ranked" };
     }
     this.#dropCommon(words, options.budget);
-    words.sort((a, b) => a.count - b.count);
-    const active: Word[] = [];
-    let sum = 0;
-    for (const word of words) {
-      if (sum + word.count > options.budget) break;
-      active.push(word);
-      sum += word.count;
-    }
+    const active = wordsWithinBudget(words, options.budget);
     const ranked = active.length > 0;
     const expr = (ranked ? active : words).map((word) => word.fts).join(" OR ");
     const v = options.excludeFired ? 1 : 0;

@@ -22,8 +22,10 @@ import type pg from "pg";
 import { entryText } from "../../core/entry/index-document.js";
 import type { QueryTerm } from "../../core/recall/search-query.js";
 import { applyPgMigrations } from "../pg-apply-migrations.js";
+import { inPgTransaction } from "../pg-transaction.js";
 import { pgServerDbError } from "../server-store/pg-db-error.js";
 import { createPool } from "../server-store/pg-server-store.js";
+import { wordsWithinBudget } from "../text-budget.js";
 import { MAX_EXPANSIONS, roundScore, SUMMARY_WEIGHT, type TextPage } from "../text-search.js";
 import { fts5Bm25, fts5Idf } from "./fts5-bm25.js";
 import { PG_TEXT_MIGRATION_LOCK_KEY, PG_TEXT_MIGRATIONS } from "./pg-text-migrations.js";
@@ -256,14 +258,7 @@ export class PgTextStore {
       return { rows: [], total: 0, totalExact: true, alsoText: new Set(), mode: "ranked" };
     }
     await this.#dropCommon(words, options.budget);
-    words.sort((a, b) => a.count - b.count);
-    const active: Word[] = [];
-    let sum = 0;
-    for (const word of words) {
-      if (sum + word.count > options.budget) break;
-      active.push(word);
-      sum += word.count;
-    }
+    const active = wordsWithinBudget(words, options.budget);
     const ranked = active.length > 0;
     const phrases = (ranked ? active : words).flatMap((word) => word.phrases);
     const page = ranked
@@ -603,24 +598,8 @@ export class PgTextStore {
     }
   }
 
-  async #transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.#pool.connect();
-    } catch (error) {
-      throw pgServerDbError(error);
-    }
-    try {
-      await client.query("BEGIN");
-      const result = await work(client);
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw pgServerDbError(error);
-    } finally {
-      client.release();
-    }
+  #transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return inPgTransaction(this.#pool, work, (error) => pgServerDbError(error));
   }
 }
 

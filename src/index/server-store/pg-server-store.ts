@@ -27,6 +27,7 @@ import type {
   WebSessionRecord,
 } from "../../ports/server-store.js";
 import { applyPgMigrations } from "../pg-apply-migrations.js";
+import { inPgTransaction } from "../pg-transaction.js";
 import { passwordOf, pgServerDbError } from "./pg-db-error.js";
 import { PG_MIGRATION_LOCK_KEY, PG_SERVER_MIGRATIONS } from "./pg-migrations.js";
 import {
@@ -215,24 +216,8 @@ class PgServerStore implements ServerStore {
   }
 
   /** Runs `work` in one transaction on one connection of the pool. */
-  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      throw this.fail(error);
-    }
-    try {
-      await client.query("BEGIN");
-      const result = await work(client);
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw this.fail(error);
-    } finally {
-      client.release();
-    }
+  private transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return inPgTransaction(this.pool, work, (error) => this.fail(error));
   }
 
   // --- users -------------------------------------------------------------------------
