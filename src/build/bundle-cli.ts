@@ -12,6 +12,11 @@
  * 193 (plus ~200 of packages) before the first answer; bundled, 22 and 42 chunks. A dynamic
  * import stays a chunk of its own, loaded when it runs, so what a command does not run is
  * still not loaded (a single-file bundle would hoist zod and smol-toml to its top).
+ * `lore mcp` also carries the MCP SDK and its schema and validation packages inside
+ * ({@link MCP_INLINED_PACKAGES}): as packages they were 170 more module files (zod alone
+ * 116) plus ajv's CommonJS files, read and compiled one by one before `initialize` could
+ * be answered — the bare SDK server pays the same, and was the floor Lore's cold start is
+ * measured against (src/bench/mcp-bench.ts).
  *
  * The folder sits at the depth of `dist/cli/` so that the `import.meta.url`-relative paths
  * of the bundled modules still land where they do unbundled (`../../package.json` of
@@ -44,22 +49,43 @@ const commandList = join(dist, "cli", "command-list.js");
 const INLINED_PACKAGES = new Set(["uuid", "smol-toml", "js-yaml"]);
 
 /**
- * What stays a runtime import: builtins and packages (`better-sqlite3` is native; the MCP
- * SDK and zod are one copy shared with the SDK; the stemmer and stop-word files are
- * required lazily by `core/text/`), except {@link INLINED_PACKAGES}.
+ * The MCP server's packages, bundled into `lore mcp` only: the SDK, the zod it validates
+ * with (one copy: Lore's tool schemas and the SDK's own must be the same zod), its JSON
+ * Schema converter, and ajv (CommonJS) with its helpers. `lore recall` loads none of them.
  */
-const isExternal = (id: string) =>
+const MCP_INLINED_PACKAGES = [
+  "@modelcontextprotocol/sdk",
+  "zod",
+  "zod-to-json-schema",
+  "ajv",
+  "ajv-formats",
+  "fast-deep-equal",
+  "fast-uri",
+  "json-schema-traverse",
+];
+
+/** `id` names package `name` itself or a file of it (`zod/v4/core`). */
+const isOfPackage = (id: string, name: string) => id === name || id.startsWith(`${name}/`);
+
+/**
+ * What stays a runtime import in the bundle of command `hot`: builtins and packages
+ * (`better-sqlite3` is native; the stemmer and stop-word files are required lazily by
+ * `core/text/`), except {@link INLINED_PACKAGES} and, for `lore mcp`,
+ * {@link MCP_INLINED_PACKAGES}.
+ */
+const externalOf = (hot: string) => (id: string) =>
   !id.startsWith(".") &&
   !id.startsWith("/") &&
   !/^[A-Za-z]:[\\/]/.test(id) &&
-  !INLINED_PACKAGES.has(id);
+  !INLINED_PACKAGES.has(id) &&
+  !(hot === "mcp" && MCP_INLINED_PACKAGES.some((name) => isOfPackage(id, name)));
 
 rmSync(out, { recursive: true, force: true });
 for (const hot of HOT_COMMANDS) {
   await build({
     input: join(dist, "cli", "run-cli.js"),
     platform: "node",
-    external: isExternal,
+    external: externalOf(hot),
     logLevel: "warn",
     plugins: [
       {
@@ -87,7 +113,7 @@ for (const hot of HOT_COMMANDS) {
 await build({
   input: join(dist, "services", "indexing", "index-worker.js"),
   platform: "node",
-  external: isExternal,
+  external: externalOf("index-worker"),
   logLevel: "warn",
   output: { file: join(out, "index-worker.js"), format: "esm", codeSplitting: false },
 });

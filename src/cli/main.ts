@@ -45,8 +45,8 @@ if (word === "hook" && (client === "claude-code" || client === "codex" || client
 
 /**
  * The command line's code for the command `word`: for the hot commands (`recall`, `mcp`)
- * the build's bundle of it (src/build/bundle-cli.ts: 22 and 42 chunks instead of 106 and
- * 193 modules), else — and when there is no bundle, or one older than the `run-cli.js`
+ * the build's bundle of it (src/build/bundle-cli.ts: 22 chunks instead of 106 modules; 45
+ * holding the MCP SDK, zod and ajv too instead of 193 modules and ~200 of packages), else — and when there is no bundle, or one older than the `run-cli.js`
  * that tsc wrote since — the modules themselves. Both are the same code: same output,
  * errors and exit codes (test/e2e/hot-command-bundle.test.ts).
  */
