@@ -2,8 +2,8 @@
  * When `lore mcp` refreshes an already indexed repository at start (`mcp/start-up-gate.ts`):
  * the first tool call answers from the existing index while a commit made before the start
  * is pending, the refresh then runs without a restart, and a client that disconnects before
- * the refresh began gets a clean exit with nothing refreshed. Real processes, the SDK's
- * client, real git repositories in temp folders.
+ * the refresh began gets a clean exit with nothing refreshed. Real processes (spoken to line
+ * by line, or through the SDK's client), real git repositories in temp folders.
  */
 import { spawn } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -37,46 +37,115 @@ const indexedCommit = async () =>
   (JSON.parse((await lore(["repos", "--json"])).stdout) as { repos: { commit: string }[] }).repos[0]
     ?.commit;
 
+const INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "test", version: "1" },
+  },
+};
+const INITIALIZED = { jsonrpc: "2.0", method: "notifications/initialized" };
+const recallRequest = (requestId: number) => ({
+  jsonrpc: "2.0",
+  id: requestId,
+  method: "tools/call",
+  params: { name: "knowledge_recall", arguments: { query: "deploy" } },
+});
+const hitIds = (answer: { result?: { structuredContent?: { hits: { id: string }[] } } }) =>
+  (answer.result?.structuredContent?.hits ?? []).map((h) => h.id).sort();
+
+/**
+ * `lore mcp --repo <dir>` spoken to line by line: `send` writes messages (several in one
+ * write), `answer` waits for the answer with an id, `stderrMatches` for a pattern on stderr,
+ * `end` closes stdin and returns the exit code.
+ */
+function rawSession(dir: string) {
+  const child = spawn(process.execPath, [LORE_BIN, "mcp", "--repo", dir], {
+    cwd: sandbox.dir,
+    env: sandbox.env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let gone = false;
+  const exited = new Promise<number | null>((done) =>
+    child.once("exit", (code) => {
+      gone = true;
+      done(code);
+    }),
+  );
+  const answers = new Map<number, unknown>();
+  let stdout = "";
+  let stderr = "";
+  let changed: () => void = () => {};
+  const nextChange = () =>
+    new Promise<void>((done) => {
+      changed = done;
+    });
+  child.stdout.on("data", (d: Buffer) => {
+    stdout += d.toString("utf8");
+    let newline = stdout.indexOf("\n");
+    while (newline !== -1) {
+      const message = JSON.parse(stdout.slice(0, newline)) as { id?: number };
+      if (typeof message.id === "number") answers.set(message.id, message);
+      stdout = stdout.slice(newline + 1);
+      newline = stdout.indexOf("\n");
+    }
+    changed();
+  });
+  child.stderr.on("data", (d: Buffer) => {
+    stderr += d.toString("utf8");
+    changed();
+  });
+  const until = async (ready: () => boolean) => {
+    while (!ready()) {
+      const change = nextChange();
+      if (ready()) return;
+      await Promise.race([change, exited]);
+      if (gone && !ready()) throw new Error(`lore mcp exited early: ${stderr}`);
+    }
+  };
+  return {
+    send: (...messages: object[]) =>
+      child.stdin.write(messages.map((m) => `${JSON.stringify(m)}\n`).join("")),
+    answer: async (requestId: number) => {
+      await until(() => answers.has(requestId));
+      return answers.get(requestId) as Parameters<typeof hitIds>[0];
+    },
+    stderrMatches: (pattern: RegExp) => until(() => pattern.test(stderr)),
+    stderr: () => stderr,
+    end: () => {
+      child.stdin.end();
+      return exited;
+    },
+  };
+}
+
 describe("lore mcp's start-up refresh of an indexed repository", () => {
   it("answers the first call from the existing index, then sees the pending commit without a restart", async () => {
     const repo = await indexedRepo();
     // Made before the server starts: the start-up refresh, not a HEAD move, must index it.
     await repo.commit({ [`${K}/b.md`]: entry(2, "Second deploy note.") });
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [LORE_BIN, "mcp", "--repo", repo.dir],
-      env: sandbox.env,
-      cwd: sandbox.dir,
-      stderr: "pipe",
-    });
-    let stderr = "";
-    let refreshed: () => void = () => {};
-    const summary = new Promise<void>((done) => {
-      refreshed = done;
-    });
-    transport.stderr?.on("data", (d: Buffer) => {
-      stderr += d.toString("utf8");
-      if (/added/.test(stderr)) refreshed();
-    });
-    const client = new Client({ name: "test", version: "1" });
-    await client.connect(transport);
-    const ids = async () =>
-      (
-        (await client.callTool({ name: "knowledge_recall", arguments: { query: "deploy" } }))
-          .structuredContent as { hits: { id: string }[] }
-      ).hits
-        .map((h) => h.id)
-        .sort();
+    const server = rawSession(repo.dir);
+    let code: number | null;
     try {
-      expect(await ids()).toEqual([id(1)]);
+      // initialize, initialized and the first tools/call in one write: a request is in
+      // flight from the first line read to the first tools/call answer, so only that answer
+      // (or the 1 s cap) can open the gate — never the 200 ms idle of a client that is slow
+      // to send its call, which would let the refresh commit first.
+      server.send(INITIALIZE, INITIALIZED, recallRequest(2));
+      expect(hitIds(await server.answer(2))).toEqual([id(1)]);
       // The start-up refresh runs after that answer and logs its summary line.
-      await summary;
-      expect(await ids()).toEqual([id(1), id(2)]);
+      await server.stderrMatches(/added/);
+      server.send(recallRequest(3));
+      expect(hitIds(await server.answer(3))).toEqual([id(1), id(2)]);
       expect(await indexedCommit()).toBe((await repo.git(["rev-parse", "HEAD"])).trim());
     } finally {
-      await client.close();
+      code = await server.end();
     }
-    expect(stderr.match(/added/g) ?? []).toHaveLength(1);
+    expect(code).toBe(0);
+    expect(server.stderr().match(/added/g) ?? []).toHaveLength(1);
   });
 
   it("exits 0 with nothing refreshed when stdin closes before the refresh began", async () => {
@@ -96,17 +165,7 @@ describe("lore mcp's start-up refresh of an indexed repository", () => {
       stderr += d.toString("utf8");
     });
     const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
-    const initialize = {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "test", version: "1" },
-      },
-    };
-    child.stdin.end(`${JSON.stringify(initialize)}\n`);
+    child.stdin.end(`${JSON.stringify(INITIALIZE)}\n`);
     expect(await exited).toBe(0);
     expect(stderr).toBe("");
     expect(stdout === "" || stdout.includes('"id":1')).toBe(true);
