@@ -276,7 +276,6 @@ export class TextSearch {
       const word = this.#resolve(term, i, budget);
       if (word !== undefined && word.count > 0) found.push(word);
     }
-    const common = found.map((word) => this.#isCommon(word, budget));
     const none: TextMatches = {
       rows: [],
       complete: true,
@@ -285,7 +284,12 @@ export class TextSearch {
       mode: "ranked",
     };
     // A query of stop words only must find them all, none of them common (see the floor).
-    if (options.stopWordsOnly && (found.length < terms.length || common.some(Boolean))) return none;
+    if (options.stopWordsOnly && found.length < terms.length) return none;
+    // The floor of a lone word (not a stop word) decides nothing: common or not, it is the
+    // word searched. It is judged only where it can matter (one or two entry reads saved).
+    const judged = options.stopWordsOnly || found.length > 1;
+    const common = found.map((word) => judged && this.#isCommon(word, budget));
+    if (options.stopWordsOnly && common.some(Boolean)) return none;
     const keepCommon = !options.stopWordsOnly && common.every(Boolean);
     const words = found.filter((_, i) => keepCommon || !common[i]);
     // A common word finds no hit by itself, but a hit found by a rarer word that holds it
@@ -329,11 +333,15 @@ export class TextSearch {
       return { rows: list, complete: true, total: list.length, totalExact: true, mode: "ranked" };
     }
     const expr = words.map((word) => word.fts).join(" OR ");
+    // Every word here matches more than `budget` entries, so together they match more than
+    // a `totalCap` within the budget: over the whole index that total needs no count.
+    const known = v === 0 && options.totalCap <= budget ? options.totalCap + 1 : undefined;
     const page = this.#broad(
       expr,
       v,
       { ...EMPTY_PAGE, offset: 0, limit: options.need, totalCap: options.totalCap },
       within,
+      known,
     );
     const rows = new Map<number, TextMatch>(
       page.rows.map(({ fileId }) => [fileId, { fileId, mask: 0, relevance: 0 }]),
@@ -505,23 +513,37 @@ export class TextSearch {
     });
   }
 
+  /**
+   * A broad page (module header, rule 3). `known`: the matches of `expr` counted up to
+   * `totalCap + 1` when the caller knows it already (no count then).
+   */
   #broad(
     expr: string,
     v: 0 | 1 | 2,
     options: TextPageOptions,
     repos?: string,
+    known?: number,
   ): Pick<TextPage, "rows" | "total" | "totalExact"> {
     const { offset, limit } = options;
     const inSummary = `{summary} : (${expr})`;
-    // How many summary matches there are, up to the end of this page.
-    const summaries = this.#sql.countMatches[v].get(
-      this.#params(v, { expr: inSummary, limit: offset + limit }, repos),
-    ) as number;
     let rows: number[] = [];
-    if (offset < summaries) {
+    // How many summary matches there are, up to the end of this page: on the first page,
+    // the summary rows listed themselves (one query less).
+    let summaries: number;
+    if (offset === 0) {
       rows = this.#sql.rowids[v].all(
         this.#params(v, { expr: inSummary, limit, offset }, repos),
       ) as number[];
+      summaries = rows.length;
+    } else {
+      summaries = this.#sql.countMatches[v].get(
+        this.#params(v, { expr: inSummary, limit: offset + limit }, repos),
+      ) as number;
+      if (offset < summaries) {
+        rows = this.#sql.rowids[v].all(
+          this.#params(v, { expr: inSummary, limit, offset }, repos),
+        ) as number[];
+      }
     }
     if (rows.length < limit && summaries < offset + limit) {
       rows = rows.concat(
@@ -539,9 +561,9 @@ export class TextSearch {
       );
     }
     const cap = options.totalCap;
-    const count = this.#sql.countMatches[v].get(
-      this.#params(v, { expr, limit: cap + 1 }, repos),
-    ) as number;
+    const count =
+      known ??
+      (this.#sql.countMatches[v].get(this.#params(v, { expr, limit: cap + 1 }, repos)) as number);
     return {
       rows: rows.map((fileId) => ({ fileId, score: 0 })),
       total: Math.min(count, cap),
