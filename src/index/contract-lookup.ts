@@ -54,6 +54,16 @@ export interface ContractInput {
  */
 const DIRECT_READS = 128;
 
+/** Most lookups {@link ContractLookup} keeps (see `#kept`); past it the oldest is forgotten. */
+export const KEPT_LOOKUPS = 64;
+
+/** What one {@link ContractLookup.fire} collected (never changed once made). */
+interface Fired {
+  masks: Map<number, number>;
+  tools: Set<number>;
+  known: Map<number, string>;
+}
+
 /** Lookups of fired contracts; statements prepared once. */
 export class ContractLookup {
   readonly #sql;
@@ -63,11 +73,23 @@ export class ContractLookup {
   #tools = new Set<number>();
   /** The last {@link fire}: entry ids already known (from fired phrases). */
   #known = new Map<number, string>();
+  readonly #db: SqliteDatabase;
+  /**
+   * Input (and repositories) → what its lookup collected, valid while nothing in the file
+   * changed since {@link #keptAt}: no row written by this connection (`total_changes()`)
+   * and no commit of another (`data_version`). A tool's name or a prompt's words recalled
+   * again (an agent hook recalls before every tool call) collect the same fired entries
+   * without reading them again.
+   */
+  #kept = new Map<string, Fired>();
+  #keptAt = "";
 
   /** @param db - a migrated index database. */
   constructor(db: SqliteDatabase) {
+    this.#db = db;
     const p = (sql: string) => db.prepare(sql);
     this.#sql = {
+      changes: p("SELECT total_changes(), data_version FROM pragma_data_version").raw(),
       phrases: p(
         `SELECT file_id, entry_id, stems FROM contract_words
          WHERE first_stem IN (SELECT value FROM json_each(@stems)) AND stems IS NOT NULL`,
@@ -105,7 +127,8 @@ export class ContractLookup {
 
   /**
    * Collects the reachable entries whose contract fires (only reachable entries are in the
-   * lookup tables), replacing the previous lookup's.
+   * lookup tables), replacing the previous lookup's. The same input again, with nothing
+   * changed in the file meanwhile, takes the kept lookup (see `#kept`): the same entries.
    *
    * @param input - the query's keys and stems, and the tool name.
    * @param repos - when given, only the entries of these index repositories are kept
@@ -113,6 +136,40 @@ export class ContractLookup {
    * @returns the number of fired entries.
    */
   fire(input: ContractInput, repos?: readonly string[]): number {
+    // Inside a write transaction of this connection nothing is kept or reused.
+    const keep = !this.#db.inTransaction;
+    let key = "";
+    if (keep) {
+      const [changes, version] = this.#sql.changes.get() as [number, number];
+      const at = `${changes}:${version}`;
+      if (at !== this.#keptAt) {
+        this.#kept.clear();
+        this.#keptAt = at;
+      }
+      key = JSON.stringify([input.keys, input.stems, input.terms, input.tool, repos]);
+      const kept = this.#kept.get(key);
+      if (kept !== undefined) return this.#use(kept);
+    }
+    const fired = this.#collect(input, repos);
+    if (keep) {
+      if (this.#kept.size >= KEPT_LOOKUPS) {
+        const oldest = this.#kept.keys().next();
+        if (oldest.done !== true) this.#kept.delete(oldest.value);
+      }
+      this.#kept.set(key, fired);
+    }
+    return this.#use(fired);
+  }
+
+  #use(fired: Fired): number {
+    this.#masks = fired.masks;
+    this.#tools = fired.tools;
+    this.#known = fired.known;
+    return fired.masks.size;
+  }
+
+  /** The lookup of {@link fire}, read from the tables. */
+  #collect(input: ContractInput, repos?: readonly string[]): Fired {
     const masks = new Map<number, number>();
     const known = new Map<number, string>();
     const tools = new Set<number>();
@@ -156,10 +213,7 @@ export class ContractLookup {
       );
       for (const fileId of masks.keys()) if (!kept.has(fileId)) masks.delete(fileId);
     }
-    this.#masks = masks;
-    this.#tools = tools;
-    this.#known = known;
-    return masks.size;
+    return { masks, tools, known };
   }
 
   /** The file ids of the entries of the last {@link fire}, in no order. */

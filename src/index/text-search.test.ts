@@ -282,3 +282,62 @@ describe("EntryIndex.ftsPendingBytes", () => {
     }
   });
 });
+
+describe("TextSearch kept word counts", () => {
+  it("follow every change of the index, by this connection or another: counts, budget and floor", () => {
+    const folder = mkdtempSync(join(tmpdir(), "lore-text-counts-"));
+    const file = join(folder, "index.db");
+    const mine = openIndex(file);
+    const other = openIndex(file);
+    const put = (into: EntryIndex, n: number, words: string) =>
+      into.putFile({
+        repo: "r",
+        path: `${n}.md`,
+        blobSha: "0".repeat(40),
+        parsed: parsed(idOf(n), `note ${n}`, `a ${words} here`, []),
+        diagnostics: [],
+      });
+    const found = (query: string, budget: number) => {
+      const result = mine.text.matches(parseSearchQuery(query).terms, {
+        budget,
+        totalCap: 1000,
+        need: 10,
+      });
+      return { ids: result.rows.map((row) => row.fileId).sort(), mode: result.mode };
+    };
+    try {
+      put(mine, 1, "quark zeta");
+      put(mine, 2, "quark");
+      put(mine, 3, "quark");
+      put(mine, 4, "plain");
+      const fileIdOf = (n: number) =>
+        mine.withDatabase(
+          (db) =>
+            db.prepare("SELECT file_id FROM files WHERE path = ?").pluck().get(`${n}.md`) as number,
+        );
+      const ids = (paths: number[]) => paths.map(fileIdOf).sort();
+      // `quark` is in 3 of 4 entries: common, so `zeta` alone finds hits.
+      expect(found("quark zeta", 100)).toEqual({ ids: ids([1]), mode: "ranked" });
+      expect(found("quark zeta", 100)).toEqual({ ids: ids([1]), mode: "ranked" }); // kept
+      expect(found("quark", 2).mode).toBe("broad");
+      // Another process adds entries without it: no longer common, both words search.
+      for (let n = 5; n <= 8; n++) put(other, n, "plain");
+      expect(found("quark zeta", 100)).toEqual({ ids: ids([1, 2, 3]), mode: "ranked" });
+      // This connection takes two `quark` entries away: within a budget of 2 now.
+      mine.deleteFile("r", "2.md");
+      mine.deleteFile("r", "3.md");
+      expect(found("quark", 2)).toEqual({ ids: ids([1]), mode: "ranked" });
+      // Inside this connection's write transaction the new rows count before commit.
+      mine.transaction(() => {
+        put(mine, 9, "quark");
+        put(mine, 10, "quark");
+        expect(found("quark", 2).mode).toBe("broad");
+      });
+      expect(found("quark", 2).mode).toBe("broad");
+    } finally {
+      other.close();
+      mine.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});

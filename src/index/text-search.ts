@@ -13,6 +13,8 @@
  *    Of several words, those found in over half of the entries (`как`, `the`: bm25 gives
  *    such a word no weight) are dropped, unless every word is that common; "over half" is
  *    judged on the entries up to the word's `budget + 1`-th match, in index order.
+ *    Expansions and counts are kept while the full-text index is unchanged, a floor while
+ *    nothing in the file changed (see `TextSearch#begin`): the values of a fresh lookup.
  * 2. **Ranked mode.** Words are taken rarest first while their counts add up to at most
  *    `budget`; those words are searched (OR) and ranked by bm25 with the summary weighing
  *    {@link SUMMARY_WEIGHT} and the body 1; ties by entry id. Words left out are too
@@ -37,6 +39,12 @@ export const MAX_EXPANSIONS = 16;
  * oldest is forgotten.
  */
 export const EXPANSION_CACHE_SIZE = 256;
+
+/**
+ * Most words whose match counts {@link TextSearch} keeps (see `#counts`); past it the oldest
+ * is forgotten.
+ */
+export const WORD_COUNT_CACHE_SIZE = 1024;
 
 /** One listed text match. */
 export interface TextRow {
@@ -107,6 +115,18 @@ interface Word {
   count: number;
   /** The rowid of the last match counted. */
   last: number;
+  /** Its kept count, when counts are kept (see `#counts`): where its floor is kept too. */
+  kept?: KeptCount;
+}
+
+/** A word's kept match count (see `TextSearch#counts`). */
+interface KeptCount {
+  count: number;
+  last: number;
+  /** Whether it is found in over half of the entries (`#isCommon`), judged at {@link judgedAt}. */
+  common?: boolean;
+  /** The `changes` stamp (see `TextSearch#begin`) the floor was judged at. */
+  judgedAt?: string;
 }
 
 /** Full-text queries; statements prepared once. */
@@ -119,7 +139,18 @@ export class TextSearch {
    * full-text index's structure record is {@link #structure} (see `#expand`).
    */
   #expansions = new Map<string, string | undefined>();
+  /**
+   * `budget fts` → the word's match count up to `budget + 1` and its last rowid, valid like
+   * {@link #expansions} (they are read from the full-text index alone); a word's floor
+   * (`#isCommon`, which counts entries too) is kept beside it only while nothing at all
+   * changed in the file (the `changes` stamp, see {@link #begin}).
+   */
+  #counts = new Map<string, KeptCount>();
   #structure: Buffer | undefined;
+  /** Whether the call under way may read and keep expansions and counts (see {@link #begin}). */
+  #keep = false;
+  /** The call under way's stamp of changes to the file: this connection's and others'. */
+  #changes = "";
 
   /**
    * @param db - a migrated index database.
@@ -172,6 +203,8 @@ export class TextSearch {
         "SELECT rowid FROM entry_text WHERE entry_text MATCH ? AND rowid IN (SELECT value FROM json_each(?))",
       ).pluck(),
       terms: p("SELECT term, doc FROM entry_terms WHERE term >= ? AND term < ? LIMIT 256").raw(),
+      // Rows this connection changed (any table) and commits seen from other connections.
+      changes: p("SELECT total_changes(), data_version FROM pragma_data_version").raw(),
       // FTS5's structure record (rowid 10 of its data table): the list of segments with a
       // write counter, rewritten by every change of the full-text index.
       structure: p("SELECT block FROM entry_text_data WHERE id = 10").pluck(),
@@ -190,6 +223,7 @@ export class TextSearch {
    * @param options - paging, budget and the ids to leave out.
    */
   page(terms: readonly QueryTerm[], options: TextPageOptions): TextPage {
+    this.#begin();
     const words: Word[] = [];
     for (const [i, term] of terms.entries()) {
       const word = this.#resolve(term, i, options.budget);
@@ -271,12 +305,12 @@ export class TextSearch {
     const { budget } = options;
     const within = options.repos === undefined ? undefined : JSON.stringify(options.repos);
     const v = within === undefined ? 0 : 2;
+    this.#begin();
     const found: Word[] = [];
     for (const [i, term] of terms.entries()) {
       const word = this.#resolve(term, i, budget);
       if (word !== undefined && word.count > 0) found.push(word);
     }
-    const common = found.map((word) => this.#isCommon(word, budget));
     const none: TextMatches = {
       rows: [],
       complete: true,
@@ -285,7 +319,12 @@ export class TextSearch {
       mode: "ranked",
     };
     // A query of stop words only must find them all, none of them common (see the floor).
-    if (options.stopWordsOnly && (found.length < terms.length || common.some(Boolean))) return none;
+    if (options.stopWordsOnly && found.length < terms.length) return none;
+    // The floor of a lone word (not a stop word) decides nothing: common or not, it is the
+    // word searched. It is judged only where it can matter (one or two entry reads saved).
+    const judged = options.stopWordsOnly || found.length > 1;
+    const common = found.map((word) => judged && this.#isCommon(word, budget));
+    if (options.stopWordsOnly && common.some(Boolean)) return none;
     const keepCommon = !options.stopWordsOnly && common.every(Boolean);
     const words = found.filter((_, i) => keepCommon || !common[i]);
     // A common word finds no hit by itself, but a hit found by a rarer word that holds it
@@ -329,11 +368,15 @@ export class TextSearch {
       return { rows: list, complete: true, total: list.length, totalExact: true, mode: "ranked" };
     }
     const expr = words.map((word) => word.fts).join(" OR ");
+    // Every word here matches more than `budget` entries, so together they match more than
+    // a `totalCap` within the budget: over the whole index that total needs no count.
+    const known = v === 0 && options.totalCap <= budget ? options.totalCap + 1 : undefined;
     const page = this.#broad(
       expr,
       v,
       { ...EMPTY_PAGE, offset: 0, limit: options.need, totalCap: options.totalCap },
       within,
+      known,
     );
     const rows = new Map<number, TextMatch>(
       page.rows.map(({ fileId }) => [fileId, { fileId, mask: 0, relevance: 0 }]),
@@ -370,21 +413,74 @@ export class TextSearch {
    * entries up to its `budget + 1`-th match.
    */
   #isCommon(word: Word, budget: number): boolean {
-    if (word.count <= budget) {
-      return (this.#sql.entriesCapped.get(2 * word.count) as number) < 2 * word.count;
+    const kept = word.kept;
+    if (kept?.judgedAt === this.#changes && kept.common !== undefined) return kept.common;
+    const common =
+      word.count <= budget
+        ? (this.#sql.entriesCapped.get(2 * word.count) as number) < 2 * word.count
+        : (this.#sql.entriesUpTo.get(word.last, 2 * word.count) as number) < 2 * word.count;
+    if (kept !== undefined) {
+      kept.common = common;
+      kept.judgedAt = this.#changes;
     }
-    return (this.#sql.entriesUpTo.get(word.last, 2 * word.count) as number) < 2 * word.count;
+    return common;
   }
 
-  /** The FTS5 expression of a term and its (capped) count; prefixes are expanded. */
+  /**
+   * Starts a call: decides whether expansions and counts may be read and kept, and forgets
+   * them when the full-text index changed. Inside a write transaction of this connection
+   * FTS5 holds new rows in memory, not yet in a segment (the structure record is
+   * unchanged): nothing is read from or kept in them then. An index without a structure
+   * record yet (nothing ever written) keeps nothing either.
+   *
+   * Cost: two one-row reads (≈ 5 µs each); a kept count saves a count of up to
+   * `budget + 1` matches and a floor judged saves one or two entry counts (≈ 0.1–0.2 ms
+   * a word at 100k entries).
+   */
+  #begin(): void {
+    if (this.#db.inTransaction) {
+      this.#keep = false;
+      return;
+    }
+    const structure = this.#sql.structure.get() as Buffer | undefined;
+    if (
+      structure === undefined ||
+      this.#structure === undefined ||
+      !structure.equals(this.#structure)
+    ) {
+      this.#expansions.clear();
+      this.#counts.clear();
+      this.#structure = structure;
+    }
+    this.#keep = structure !== undefined;
+    const [changes, version] = this.#sql.changes.get() as [number, number];
+    this.#changes = `${changes}:${version}`;
+  }
+
+  /**
+   * The FTS5 expression of a term and its (capped) count; prefixes are expanded. A count
+   * is the one FTS5 gives for the same expression and limit, kept or not (see `#counts`).
+   */
   #resolve(term: QueryTerm, index: number, budget: number): Word | undefined {
     let fts: string | undefined = term.fts;
     if (term.prefix && term.stems.length === 1) {
       fts = this.#expand(term.stems[0] as string);
       if (fts === undefined) return undefined;
     }
-    const [count, last] = this.#sql.count.get(fts, budget + 1) as [number, number | null];
-    return { term: index, fts, count, last: last ?? 0 };
+    const key = `${budget} ${fts}`;
+    let kept = this.#keep ? this.#counts.get(key) : undefined;
+    if (kept === undefined) {
+      const [count, last] = this.#sql.count.get(fts, budget + 1) as [number, number | null];
+      kept = { count, last: last ?? 0 };
+      if (this.#keep) {
+        if (this.#counts.size >= WORD_COUNT_CACHE_SIZE) {
+          const oldest = this.#counts.keys().next();
+          if (oldest.done !== true) this.#counts.delete(oldest.value);
+        }
+        this.#counts.set(key, kept);
+      } else return { term: index, fts, count: kept.count, last: kept.last };
+    }
+    return { term: index, fts, count: kept.count, last: kept.last, kept };
   }
 
   /**
@@ -396,30 +492,19 @@ export class TextSearch {
    * part of a prefix recall. They change only with the full-text index, so expansions are
    * kept while FTS5's structure record stays the same (one row read, ≈ 3 µs): any write
    * to `entry_text` — by this connection or another process — writes a new segment or
-   * merges, and so rewrites that record. A kept expansion is the very string the
-   * vocabulary gives, so hits and scores are those of a fresh lookup.
+   * merges, and so rewrites that record (checked once a call, by {@link #begin}). A kept
+   * expansion is the very string the vocabulary gives, so hits and scores are those of a
+   * fresh lookup.
    */
   #expand(prefix: string): string | undefined {
-    // Inside a write transaction of this connection FTS5 holds new rows in memory, not yet
-    // in a segment (the structure record is unchanged): ask the vocabulary, keep nothing.
-    if (this.#db.inTransaction) return this.#lookUpExpansion(prefix);
-    const structure = this.#sql.structure.get() as Buffer | undefined;
-    if (
-      structure === undefined ||
-      this.#structure === undefined ||
-      !structure.equals(this.#structure)
-    ) {
-      this.#expansions.clear();
-      this.#structure = structure;
-    }
+    if (!this.#keep) return this.#lookUpExpansion(prefix);
     if (this.#expansions.has(prefix)) return this.#expansions.get(prefix);
     const fts = this.#lookUpExpansion(prefix);
     if (this.#expansions.size >= EXPANSION_CACHE_SIZE) {
       const oldest = this.#expansions.keys().next();
       if (oldest.done !== true) this.#expansions.delete(oldest.value);
     }
-    // An index without a structure record yet (nothing ever written) is not cached.
-    if (structure !== undefined) this.#expansions.set(prefix, fts);
+    this.#expansions.set(prefix, fts);
     return fts;
   }
 
@@ -505,23 +590,37 @@ export class TextSearch {
     });
   }
 
+  /**
+   * A broad page (module header, rule 3). `known`: the matches of `expr` counted up to
+   * `totalCap + 1` when the caller knows it already (no count then).
+   */
   #broad(
     expr: string,
     v: 0 | 1 | 2,
     options: TextPageOptions,
     repos?: string,
+    known?: number,
   ): Pick<TextPage, "rows" | "total" | "totalExact"> {
     const { offset, limit } = options;
     const inSummary = `{summary} : (${expr})`;
-    // How many summary matches there are, up to the end of this page.
-    const summaries = this.#sql.countMatches[v].get(
-      this.#params(v, { expr: inSummary, limit: offset + limit }, repos),
-    ) as number;
     let rows: number[] = [];
-    if (offset < summaries) {
+    // How many summary matches there are, up to the end of this page: on the first page,
+    // the summary rows listed themselves (one query less).
+    let summaries: number;
+    if (offset === 0) {
       rows = this.#sql.rowids[v].all(
         this.#params(v, { expr: inSummary, limit, offset }, repos),
       ) as number[];
+      summaries = rows.length;
+    } else {
+      summaries = this.#sql.countMatches[v].get(
+        this.#params(v, { expr: inSummary, limit: offset + limit }, repos),
+      ) as number;
+      if (offset < summaries) {
+        rows = this.#sql.rowids[v].all(
+          this.#params(v, { expr: inSummary, limit, offset }, repos),
+        ) as number[];
+      }
     }
     if (rows.length < limit && summaries < offset + limit) {
       rows = rows.concat(
@@ -539,9 +638,9 @@ export class TextSearch {
       );
     }
     const cap = options.totalCap;
-    const count = this.#sql.countMatches[v].get(
-      this.#params(v, { expr, limit: cap + 1 }, repos),
-    ) as number;
+    const count =
+      known ??
+      (this.#sql.countMatches[v].get(this.#params(v, { expr, limit: cap + 1 }, repos)) as number);
     return {
       rows: rows.map((fileId) => ({ fileId, score: 0 })),
       total: Math.min(count, cap),

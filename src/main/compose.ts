@@ -325,7 +325,7 @@ export async function composeLore(
       const { indexProjectWiki, wikiFingerprint } = await import(
         "../services/indexing/recall-wiki.js"
       );
-      const fingerprint = await wikiFingerprint(projectDir);
+      const fingerprint = wikiFingerprint(projectDir);
       if (options.ifChanged === true && fingerprint === wikiSeen) return undefined;
       wikiSeen = fingerprint;
       return indexProjectWiki(index, projectDir);

@@ -1,4 +1,5 @@
-import { readdir, readFile, stat } from "node:fs/promises";
+import { type Dirent, readdirSync, statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ParsedEntry } from "../../core/entry/entry.js";
 import { deriveSummary } from "../../core/entry/summary.js";
@@ -72,26 +73,35 @@ export async function indexProjectWiki(
  * folders one level down, `index.md` and `log.md` — what a page written, added or removed
  * through `knowledge_ingest` (or an editor that saves by renaming) changes.
  *
+ * Synchronous, like the HEAD watch (`adapters/git-cli/head-watch.ts`): a server takes it
+ * before every recall, and a handful of `stat` calls of a few µs each cost less than the
+ * two hops through libuv's thread pool of an asynchronous `readdir` and `stat` — hops that
+ * a busy machine stretches to milliseconds (the tail of recall over MCP).
+ *
  * @param projectDir - the project's folder.
- * @returns the fingerprint; `""` when there is no `.wiki/`.
+ * @returns the fingerprint; `""` when there is no `.wiki/` (never throws).
  */
-export async function wikiFingerprint(projectDir: string): Promise<string> {
+export function wikiFingerprint(projectDir: string): string {
   const base = join(projectDir, ".wiki");
-  const top = await readdir(base, { withFileTypes: true }).catch(() => null);
-  if (top === null) return "";
+  let top: Dirent[];
+  try {
+    top = readdirSync(base, { withFileTypes: true });
+  } catch {
+    return "";
+  }
   const names = [
     "",
     ...top.filter((e) => e.isDirectory() || NOT_PAGES.has(e.name)).map((e) => e.name),
   ];
-  const times = await Promise.all(
-    names.map((name) =>
-      stat(join(base, name)).then(
-        (s) => `${name}:${s.mtimeMs}`,
-        () => `${name}:-`,
-      ),
-    ),
-  );
-  return times.join("|");
+  return names
+    .map((name) => {
+      try {
+        return `${name}:${statSync(join(base, name)).mtimeMs}`;
+      } catch {
+        return `${name}:-`;
+      }
+    })
+    .join("|");
 }
 
 /**

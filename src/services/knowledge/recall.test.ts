@@ -213,6 +213,33 @@ describe("recall by contract", () => {
     expect(recall(index, { tool: "Grep", user: "u" }).hits).toEqual([]);
   });
 
+  it("answers a repeated recall from every change of the contracts, by this connection or another", () => {
+    const other = openIndex(join(dir, "index.db"));
+    try {
+      const ids = (input: { tool?: string; query?: string }) =>
+        recall(index, { ...input, user: "u", countShown: false })
+          .hits.map((h) => h.id)
+          .sort();
+      const first = put("Run the shell carefully.", [onTool("Bash"), onQuery("sandbox")]);
+      expect(ids({ tool: "Bash" })).toEqual([first]);
+      expect(ids({ tool: "Bash" })).toEqual([first]); // the kept lookup
+      expect(ids({ query: "sandbox" })).toEqual([first]);
+      // Another process adds one and this connection takes the first away.
+      const second = put("Quote every argument.", [onTool("Bash"), onQuery("sandbox")], other);
+      expect(ids({ tool: "Bash" })).toEqual([first, second].sort());
+      index.deleteFile("repo", ".gitriver/knowledge/1.md");
+      expect(ids({ tool: "Bash" })).toEqual([second]);
+      expect(ids({ query: "sandbox" })).toEqual([second]);
+      // Inside this connection's write transaction its new rows fire before commit.
+      index.transaction(() => {
+        const third = put("Mind the exit code.", [onTool("Bash")]);
+        expect(ids({ tool: "Bash" })).toEqual([second, third].sort());
+      });
+    } finally {
+      other.close();
+    }
+  });
+
   it("never fires an unreachable entry's contract; get still returns it", () => {
     const hidden = put("Deploy notes nobody sees by contract.", [
       onQuery("deploy"),
