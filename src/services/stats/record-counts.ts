@@ -11,29 +11,14 @@
  * one blocks the thread, and a heal in the same process could then not go on to release
  * the lock.
  */
-import { setTimeout as sleep } from "node:timers/promises";
-import { type CountKey, isBusy } from "../../index/counters.js";
+import { BUSY_POLL_MS, type CountKey, whenFree } from "../../index/counters.js";
 import type { EntryIndex } from "../../index/entry-index.js";
 
 /** How long a count waits for the write lock before it gives up, ms. */
 export const RECORD_WAIT_MS = 30_000;
 
 /** How often a count waiting for the lock tries again, ms. */
-export const RECORD_POLL_MS = 10;
-
-/** Runs a write that fails at once when locked, again until it is done or the wait is over. */
-async function whenFree(write: () => void, waitMs: number): Promise<void> {
-  const until = Date.now() + waitMs;
-  for (;;) {
-    try {
-      write();
-      return;
-    } catch (error) {
-      if (!isBusy(error) || Date.now() >= until) throw error;
-    }
-    await sleep(RECORD_POLL_MS);
-  }
-}
+export const RECORD_POLL_MS = BUSY_POLL_MS;
 
 /**
  * Counts one showing of each id to a user, committed when it resolves.
