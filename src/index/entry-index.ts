@@ -1134,6 +1134,17 @@ export class EntryIndex {
   }
 
   /**
+   * Writes the queued usage counts (`countShown`, `countRead`) now, in one transaction.
+   *
+   * @param options - `wait: false`: no busy timeout (`SQLITE_BUSY` at once while another
+   *   connection writes; the counts stay queued). Default: wait out the busy timeout.
+   * @throws the SQLite error of the write; the counts stay queued.
+   */
+  flushCounts(options: { wait?: boolean } = {}): void {
+    this.#counters.flush(options);
+  }
+
+  /**
    * One user's stored counts of one entry (after {@link recordShown}/{@link recordRead},
    * exact; queued counts of `countShown` are not looked at).
    *
