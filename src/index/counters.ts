@@ -185,7 +185,7 @@ export class Counters {
    * @param now - when, ms since the epoch.
    * @param options - `wait: false` tries once without waiting out the busy timeout
    *   (`SQLITE_BUSY` at once while another connection writes: a caller on the event loop
-   *   waits asynchronously instead, see `services/stats/record-counts.ts`).
+   *   waits asynchronously instead, see `index-store/sqlite-index-store.ts`).
    * @throws the SQLite error of the write (e.g. `SQLITE_BUSY` past the busy timeout):
    *   nothing of it is written; the queued counts stay queued.
    */
