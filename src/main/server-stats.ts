@@ -92,7 +92,7 @@ export function createStatsApi(deps: ServerStatsDeps): StatsApi {
       requireEdition(edition, PAID_FEATURES.stats_daily);
       const days = resolveDays(query.days);
       const repo = await readable(principal, fullName);
-      return reportDaily(deps.index, repo.fullName, days, now(), query.id);
+      return reportDaily(counters, repo.fullName, days, now(), query.id);
     },
   };
 }
