@@ -23,9 +23,19 @@
  * NORMAL` survives the process being killed (kill -9); only a power loss before the next
  * checkpoint can undo it.
  */
+
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  type CounterRow,
+  type CountKey,
+  countingRepo,
+  type UsageCount,
+} from "../core/stats/usage-counts.js";
 import { type DailyRow, dayOf } from "../core/stats/usage-days.js";
-import { flushWait } from "./flush-timing.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
+import { WriteQueue } from "./write-queue.js";
+
+export { type CounterRow, type CountKey, countingRepo };
 
 /** How long counts wait in memory before they are written, ms. */
 export const FLUSH_DELAY_MS = 250;
@@ -34,42 +44,7 @@ export const FLUSH_DELAY_MS = 250;
 export const MAX_PENDING = 100_000;
 
 /** One queued count. */
-interface PendingCount {
-  kind: "shown" | "read";
-  user: string;
-  repo: string;
-  entryId: string;
-  now: number;
-}
-
-/**
- * What a count is kept by beside the user (migration 8): the repository the entry belongs
- * to — its source, a draft's `draft:<repo>` folded into `<repo>` — and the entry id. Ids are
- * unique per source only, so the id alone would mix two repositories' entries.
- */
-export interface CountKey {
-  repo: string;
-  id: string;
-}
-
-/** The repository a source's counts are kept under: a draft's are its repository's. */
-export function countingRepo(source: string): string {
-  return source.startsWith("draft:") ? source.slice("draft:".length) : source;
-}
-
-/** One user's counts for one entry; times are ms since the Unix epoch, `null` when never. */
-export interface CounterRow {
-  user: string;
-  /** The repository the counts are kept under (see {@link CountKey}). */
-  repo: string;
-  entryId: string;
-  shown: number;
-  read: number;
-  firstShownAt: number | null;
-  lastShownAt: number | null;
-  firstReadAt: number | null;
-  lastReadAt: number | null;
-}
+type PendingCount = UsageCount;
 
 /** One UTC day's counts (migration 10), summed over users. */
 export type DayCount = DailyRow;
@@ -86,15 +61,23 @@ export class Counters {
   readonly #readDay;
   readonly #days;
   readonly #daysOfEntry;
-  #pending: PendingCount[] = [];
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  /** When the oldest and the newest queued count were queued (`performance.now()`, ms). */
-  #firstAt = 0;
-  #lastAt = 0;
+  readonly #queue: WriteQueue<PendingCount>;
 
   /** @param db - a migrated index database. */
   constructor(db: SqliteDatabase) {
     this.#db = db;
+    this.#queue = new WriteQueue<PendingCount>({
+      max: MAX_PENDING,
+      delayMs: FLUSH_DELAY_MS,
+      onDue: () => {
+        try {
+          this.flush({ wait: false });
+        } catch {
+          // Kept queued (see flush, which puts them back and arms the timer again): a
+          // writer holds the lock; tried again a little later.
+        }
+      },
+    });
     this.#shown = db.prepare(
       `INSERT INTO counters (user, repo, entry_id, shown, first_shown_at, last_shown_at)
        VALUES (@user, @repo, @entryId, 1, @now, @now)
@@ -148,7 +131,7 @@ export class Counters {
    */
   countShown(user: string, entries: readonly CountKey[], now: number): void {
     for (const { repo, id } of entries) {
-      this.#queue({ kind: "shown", user, repo: countingRepo(repo), entryId: id, now });
+      this.#queue.push({ kind: "shown", user, repo: countingRepo(repo), entryId: id, now });
     }
   }
 
@@ -160,7 +143,13 @@ export class Counters {
    * @param now - when, ms since the epoch.
    */
   countRead(user: string, entry: CountKey, now: number): void {
-    this.#queue({ kind: "read", user, repo: countingRepo(entry.repo), entryId: entry.id, now });
+    this.#queue.push({
+      kind: "read",
+      user,
+      repo: countingRepo(entry.repo),
+      entryId: entry.id,
+      now,
+    });
   }
 
   /**
@@ -196,7 +185,7 @@ export class Counters {
    * @param now - when, ms since the epoch.
    * @param options - `wait: false` tries once without waiting out the busy timeout
    *   (`SQLITE_BUSY` at once while another connection writes: a caller on the event loop
-   *   waits asynchronously instead, see `services/stats/record-counts.ts`).
+   *   waits asynchronously instead, see `index-store/sqlite-index-store.ts`).
    * @throws the SQLite error of the write (e.g. `SQLITE_BUSY` past the busy timeout):
    *   nothing of it is written; the queued counts stay queued.
    */
@@ -207,12 +196,7 @@ export class Counters {
     now: number,
     options: { wait?: boolean } = {},
   ): void {
-    if (this.#timer !== undefined) {
-      clearTimeout(this.#timer);
-      this.#timer = undefined;
-    }
-    const batch = this.#pending;
-    this.#pending = [];
+    const batch = this.#queue.take();
     const write = () => {
       this.#write(batch);
       for (const { repo, id } of entries) {
@@ -224,8 +208,7 @@ export class Counters {
       else if (options.wait === false) this.#writeNow(write);
       else this.#db.transaction(write).immediate();
     } catch (error) {
-      this.#pending = batch.concat(this.#pending).slice(0, MAX_PENDING);
-      if (this.#pending.length > 0) this.#arm();
+      this.#queue.restore(batch);
       throw error;
     }
   }
@@ -249,13 +232,11 @@ export class Counters {
    *   counts stay queued for the next flush.
    */
   flush(options: { wait?: boolean } = {}): void {
-    if (this.#timer !== undefined) {
-      clearTimeout(this.#timer);
-      this.#timer = undefined;
+    if (this.#queue.length === 0 || !this.#db.open) {
+      this.#queue.cancel();
+      return;
     }
-    if (this.#pending.length === 0 || !this.#db.open) return;
-    const batch = this.#pending;
-    this.#pending = [];
+    const batch = this.#queue.take();
     try {
       const write = () => this.#write(batch);
       // Inside a caller's transaction the counts join it; else they get one of their own.
@@ -263,7 +244,8 @@ export class Counters {
       else if (options.wait === false) this.#writeNow(write);
       else this.#db.transaction(write).immediate();
     } catch (error) {
-      this.#pending = batch.concat(this.#pending).slice(0, MAX_PENDING);
+      // Tried again by the timer (the queue arms it).
+      this.#queue.restore(batch);
       throw error;
     }
   }
@@ -323,40 +305,36 @@ export class Counters {
       this.#db.pragma(`busy_timeout = ${timeout}`);
     }
   }
-
-  #queue(count: PendingCount): void {
-    if (this.#pending.length >= MAX_PENDING) return;
-    const now = performance.now();
-    if (this.#pending.length === 0) this.#firstAt = now;
-    this.#lastAt = now;
-    this.#pending.push(count);
-    this.#arm();
-  }
-
-  #arm(delayMs: number = FLUSH_DELAY_MS): void {
-    if (this.#timer !== undefined) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      // Not in the middle of a burst of recalls (see `flush-timing.ts`).
-      const wait = flushWait(performance.now(), this.#firstAt, this.#lastAt);
-      if (wait > 0 && this.#pending.length > 0) {
-        this.#arm(wait);
-        return;
-      }
-      try {
-        this.flush({ wait: false });
-      } catch {
-        // Kept queued (see flush): a writer holds the lock; try again a little later.
-        if (this.#db.open && this.#pending.length > 0) this.#arm();
-      }
-    }, delayMs);
-    // Pending counts never keep a process alive: `close` writes them.
-    this.#timer.unref();
-  }
 }
 
 /** True for SQLite's "database is locked" (`SQLITE_BUSY`, and its extended codes). */
 export function isBusy(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === "string" && code.startsWith("SQLITE_BUSY");
+}
+
+/** How often a write that found the file locked tries again ({@link whenFree}), ms. */
+export const BUSY_POLL_MS = 10;
+
+/**
+ * Runs a write that fails at once when the file is locked (`wait: false`) again every
+ * {@link BUSY_POLL_MS} until it is done or `waitMs` is over. Waiting here, on the event
+ * loop, rather than in SQLite's busy handler (which blocks the thread) lets a heal of the
+ * same process that holds the lock go on and release it.
+ *
+ * @param write - the write; throws `SQLITE_BUSY` when locked.
+ * @param waitMs - the longest wait, ms.
+ * @throws the write's error other than `SQLITE_BUSY`, or `SQLITE_BUSY` after the wait.
+ */
+export async function whenFree(write: () => void, waitMs: number): Promise<void> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    try {
+      write();
+      return;
+    } catch (error) {
+      if (!isBusy(error) || Date.now() >= until) throw error;
+    }
+    await sleep(BUSY_POLL_MS);
+  }
 }

@@ -1105,7 +1105,7 @@ export class EntryIndex {
    * @param now - when, ms since the epoch.
    * @param options - `wait: false`: no busy timeout, `SQLITE_BUSY` at once while another
    *   connection holds the write lock (a caller on the event loop retries asynchronously,
-   *   `services/stats/record-counts.ts`, rather than block the thread a heal of the same
+   *   `index-store/sqlite-index-store.ts`, rather than block the thread a heal of the same
    *   process needs to finish). Default: wait out the busy timeout.
    * @throws the SQLite error of the write (`SQLITE_BUSY` when another connection holds the
    *   write lock): nothing of it is counted.
@@ -1131,6 +1131,17 @@ export class EntryIndex {
    */
   recordRead(user: string, entry: CountKey, now: number, options: { wait?: boolean } = {}): void {
     this.#counters.record("read", user, [entry], now, options);
+  }
+
+  /**
+   * Writes the queued usage counts (`countShown`, `countRead`) now, in one transaction.
+   *
+   * @param options - `wait: false`: no busy timeout (`SQLITE_BUSY` at once while another
+   *   connection writes; the counts stay queued). Default: wait out the busy timeout.
+   * @throws the SQLite error of the write; the counts stay queued.
+   */
+  flushCounts(options: { wait?: boolean } = {}): void {
+    this.#counters.flush(options);
   }
 
   /**

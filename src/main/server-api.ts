@@ -21,7 +21,9 @@ import { DEFAULT_SHOWN_RATE_LIMIT } from "../core/stats/usage-stats.js";
 import type { DraftsApi } from "../http/drafts-api.js";
 import type { RepoView, ServerApi, UserView } from "../http/server-api.js";
 import type { EntryIndex } from "../index/entry-index.js";
+import { sqliteIndexStore } from "../index/index-store/sqlite-index-store.js";
 import type { DraftsPort, KnowledgePort, RecallArgs } from "../mcp/knowledge-port.js";
+import type { IndexStore } from "../ports/index-store.js";
 import type { RepoRecord, ServerStore } from "../ports/server-store.js";
 import { requireServerAdmin } from "../services/access/admin-rights.js";
 import { authenticateToken } from "../services/access/authenticate.js";
@@ -34,7 +36,6 @@ import { listKnowledge } from "../services/knowledge/list-knowledge.js";
 import { recallWithin } from "../services/knowledge/recall-within.js";
 import { mergeRequestCalls } from "../services/merge-requests/merge-request-calls.js";
 import { openMergeRequest } from "../services/merge-requests/open-merge-request.js";
-import { recordReadDurably, recordShownDurably } from "../services/stats/record-counts.js";
 import { closeWebSession, openWebSession, resumeWebSession } from "../services/web/web-session.js";
 import type { Lore } from "./compose.js";
 import { hostedStats } from "./hosted-stats.js";
@@ -87,6 +88,12 @@ export interface ServerApiDeps {
    * push hooks (`lore serve` passes it). Default: none.
    */
   afterCreateRepo?: (dir: string) => Promise<void>;
+  /**
+   * The index's records shared by every server on the database (`IndexStore`: durable
+   * shown/read counts, the delivery lock of a branch). Default: the SQLite view of `index`
+   * (its counters; locks of this process).
+   */
+  indexStore?: IndexStore;
 }
 
 /** The refusal of a root tool to a caller who is not a site admin. */
@@ -107,6 +114,7 @@ export function rootsForbidden(): LoreError {
  */
 export function createServerApi(deps: ServerApiDeps): ServerApi {
   const now = deps.now ?? Date.now;
+  const indexStore = deps.indexStore ?? sqliteIndexStore(deps.index);
   const hosted = (repo: RepoRecord): HostedRepo => ({
     fullName: repo.fullName,
     dir: bareRepoPath(deps.dataDir, repo.fullName),
@@ -171,8 +179,7 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
     // Counted for the token's user durably, the way `POST …/knowledge/shown` counts (seed
     // 004: «Чтение счётчиков всегда точное»), unless the client marks shown itself.
     if (count_shown !== false) {
-      await recordShownDurably(
-        deps.index,
+      await indexStore.counters.recordShown(
         principal.user,
         answer.hits.map((hit) => ({ repo: hit.repo, id: hit.id })),
         at,
@@ -189,6 +196,7 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
     dataDir: deps.dataDir,
     freshen: deps.freshen,
     now,
+    locks: indexStore.locks,
     openMergeRequest:
       deps.openMergeRequest ??
       // A delivery's separate branch gets its merge request with origin `machine`, set
@@ -229,6 +237,7 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
   const stats = createStatsApi({
     store: deps.store,
     index: deps.index,
+    counters: indexStore.counters,
     freshen: (repo) => deps.freshen(hosted(repo)),
     edition: deps.edition ?? "community",
     shownRateLimit: deps.shownRateLimit ?? DEFAULT_SHOWN_RATE_LIMIT,
@@ -301,7 +310,11 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
             { countRead: false },
           );
           // The read is counted durably for the token's user before the answer.
-          await recordReadDurably(deps.index, principal.user, { repo: view.repo, id: view.id }, at);
+          await indexStore.counters.recordRead(
+            principal.user,
+            { repo: view.repo, id: view.id },
+            at,
+          );
           return view;
         },
         check: async (text, path) =>

@@ -19,6 +19,7 @@ import { isLoreError, LoreError } from "../core/errors/lore-error.js";
 import { decideBranchPush } from "../core/push/branch-protection.js";
 import type { DraftsApi, LimitSubject, LimitsApi, LimitView } from "../http/drafts-api.js";
 import type { EntryIndex } from "../index/entry-index.js";
+import type { StoreLocks } from "../ports/index-store.js";
 import type { RepoRecord, ServerStore, Subject } from "../ports/server-store.js";
 import { authorizeRepo } from "../services/access/authorize.js";
 import { bareRepoPath } from "../services/access/hosted-repos.js";
@@ -54,6 +55,8 @@ export interface ServerDraftsDeps {
   openMergeRequest?: OpenMachineMergeRequest;
   /** The clock, ms since the epoch. Default `Date.now`. */
   now?: () => number;
+  /** The store's locks: a delivery runs under its branch's delivery lock. Default: none. */
+  locks?: StoreLocks;
 }
 
 /**
@@ -120,6 +123,7 @@ export function createDraftsApi(deps: ServerDraftsDeps): DraftsApi {
           index: deps.index,
           target,
           now,
+          ...(deps.locks === undefined ? {} : { locks: deps.locks }),
           checkWrite: (branch) => checkServerWrite(deps.store, repo, principal, branch),
           afterWrite: async (branch) => {
             if (branch === repo.defaultBranch) await deps.freshen(hosted(repo));

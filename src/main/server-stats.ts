@@ -17,6 +17,8 @@ import { resolveDays } from "../core/stats/usage-days.js";
 import { DEFAULT_SHOWN_RATE_LIMIT } from "../core/stats/usage-stats.js";
 import type { StatsApi } from "../http/stats-api.js";
 import type { EntryIndex } from "../index/entry-index.js";
+import { sqliteIndexStore } from "../index/index-store/sqlite-index-store.js";
+import type { CounterStore } from "../ports/index-store.js";
 import type { RepoRecord, ServerStore } from "../ports/server-store.js";
 import { authorizeRepo } from "../services/access/authorize.js";
 import { markRead } from "../services/stats/mark-read.js";
@@ -27,8 +29,10 @@ import { reportDead, reportMe, reportTeam } from "../services/stats/usage-report
 /** What {@link createStatsApi} needs. */
 export interface ServerStatsDeps {
   store: ServerStore;
-  /** The index the server reads (the counters are written through it, durably). */
+  /** The index the server reads. */
   index: EntryIndex;
+  /** Where `shown` and `read` are counted, durably. Default: the SQLite view of `index`. */
+  counters?: CounterStore;
   /** Brings a hosted repository's index up to its default branch's head before a read. */
   freshen: (repo: RepoRecord) => Promise<void>;
   /** The server's edition. Default `community`. */
@@ -48,6 +52,7 @@ export function createStatsApi(deps: ServerStatsDeps): StatsApi {
   const now = deps.now ?? Date.now;
   const edition = deps.edition ?? "community";
   const shownRateLimit = deps.shownRateLimit ?? DEFAULT_SHOWN_RATE_LIMIT;
+  const counters = deps.counters ?? sqliteIndexStore(deps.index).counters;
   /** The repository when the caller may read its knowledge, its index brought fresh. */
   const readable = async (principal: Principal, fullName: string): Promise<RepoRecord> => {
     const repo = await authorizeRepo(deps.store, principal, fullName, "knowledge:read");
@@ -58,13 +63,13 @@ export function createStatsApi(deps: ServerStatsDeps): StatsApi {
     async shown(principal, fullName, ids) {
       const repo = await readable(principal, fullName);
       return markShown(
-        { index: deps.index, store: deps.store, shownRateLimit, now },
+        { index: deps.index, counters, store: deps.store, shownRateLimit, now },
         { principal, repo: repo.fullName, ids },
       );
     },
     async read(principal, fullName, id) {
       const repo = await readable(principal, fullName);
-      return markRead({ index: deps.index, now }, { principal, repo: repo.fullName, id });
+      return markRead({ index: deps.index, counters, now }, { principal, repo: repo.fullName, id });
     },
     async me(principal, fullName) {
       const repo = await readable(principal, fullName);
@@ -87,7 +92,7 @@ export function createStatsApi(deps: ServerStatsDeps): StatsApi {
       requireEdition(edition, PAID_FEATURES.stats_daily);
       const days = resolveDays(query.days);
       const repo = await readable(principal, fullName);
-      return reportDaily(deps.index, repo.fullName, days, now(), query.id);
+      return reportDaily(counters, repo.fullName, days, now(), query.id);
     },
   };
 }

@@ -49,7 +49,7 @@ import {
 } from "./store-rows.js";
 
 /** How long a connection attempt may take before the store answers `database_unavailable`. */
-const CONNECT_TIMEOUT_MS = 10_000;
+export const CONNECT_TIMEOUT_MS = 10_000;
 
 /** Connections per process: `lore serve` answers many requests at once, the CLI few. */
 const DEFAULT_POOL_SIZE = 10;

@@ -22,6 +22,7 @@ import {
 } from "../../core/merge-requests/merge-rules.js";
 import type { EntryIndex } from "../../index/entry-index.js";
 import type { DeliveryTarget, GitPerson } from "../../ports/delivery-target.js";
+import type { StoreLocks } from "../../ports/index-store.js";
 import { gitBlobSha } from "../indexing/index-folder.js";
 
 /** The committer of every delivery commit (the author is the caller). */
@@ -51,6 +52,13 @@ export interface DeliveryDeps {
   isStale?: (delivery: DraftDelivery) => Promise<boolean>;
   /** Called after each commit (the team server parses it like a push). Default: nothing. */
   afterWrite?: (branch: string, commit: string) => Promise<void>;
+  /**
+   * The store's locks (the team server): the whole delivery runs under the delivery lock of
+   * the drafts' branch, so two deliveries of one branch — in one server, or in two over one
+   * PostgreSQL — run one after the other and the second finds the drafts delivered. Default:
+   * no lock (a race is still safe for files: see {@link deliverDrafts}).
+   */
+  locks?: StoreLocks;
 }
 
 /** The caller: the commits' author, and the user name. */
@@ -315,6 +323,9 @@ async function deliverBatch(run: Run, batch: DraftRecord[]): Promise<void> {
  * - A draft whose file sits at the branch head already with the same blob (a killed
  *   delivery wrote it) is marked delivered at that head, not written again.
  * - Nothing to deliver: `{commits: [], delivered: []}`, nothing written, no branch made.
+ * - With `deps.locks`, under the delivery lock of `args.input.branch`: a second delivery
+ *   of the branch waits and then finds its drafts delivered (without it, two `separate`
+ *   deliveries with different labels racing could each take the same drafts).
  *
  * @throws LoreError `invalid_input` (mode, label, a bad branch name), `branch_not_found`
  *   (mode same and the branch does not exist: use separate), `branch_exists` (the separate
@@ -322,7 +333,18 @@ async function deliverBatch(run: Run, batch: DraftRecord[]): Promise<void> {
  *   anything is written), `file_exists` (local work tree), `git_failed`, and what
  *   `deps.openMergeRequest` throws (the commits stay; the drafts stay marked delivered).
  */
-export async function deliverDrafts(
+export function deliverDrafts(
+  deps: DeliveryDeps,
+  args: { repo: string; input: DeliverInput; author: DeliveryAuthor },
+): Promise<DeliverAnswer> {
+  const run = () => deliverUnlocked(deps, args);
+  return deps.locks === undefined
+    ? run()
+    : deps.locks.withDeliveryLock(args.repo, args.input.branch, run);
+}
+
+/** {@link deliverDrafts} once its lock, if any, is held. */
+async function deliverUnlocked(
   deps: DeliveryDeps,
   args: { repo: string; input: DeliverInput; author: DeliveryAuthor },
 ): Promise<DeliverAnswer> {

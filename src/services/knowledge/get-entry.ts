@@ -61,7 +61,7 @@ export interface EntryView {
  *   neither opened nor counted in `ambiguous_id`: the id is `entry_not_found` as for a
  *   missing one. Default: every source.
  * @param options - `countRead: false` counts nothing (the team server counts the read
- *   durably itself, `services/stats/record-counts.ts`). Default: a queued read
+ *   durably itself, `CounterStore.recordRead`). Default: a queued read
  *   (`EntryIndex.countRead`, local `lore mcp`).
  * @throws LoreError `entry_not_found` when no stored file (of `allowed`) holds the id;
  *   `ambiguous_id` when entries of several sources hold it and `repo` does not name one.

@@ -273,7 +273,7 @@ export interface ShownCounting {
   now?: number;
   /**
    * `false`: nothing is counted (a client that marks shown itself; the team server, which
-   * counts durably itself, `services/stats/record-counts.ts`). Default `true`: queued
+   * counts durably itself, `CounterStore.recordShown`). Default `true`: queued
    * (`EntryIndex.countShown`, written shortly after).
    */
   countShown?: boolean;

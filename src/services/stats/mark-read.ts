@@ -7,19 +7,21 @@ import type { Principal } from "../../core/access/rights.js";
 import { LoreError } from "../../core/errors/lore-error.js";
 import type { ReadAnswer } from "../../core/stats/usage-stats.js";
 import type { EntryIndex } from "../../index/entry-index.js";
+import type { CounterStore } from "../../ports/index-store.js";
 import { foldEntryId } from "./entry-ids.js";
-import { recordReadDurably } from "./record-counts.js";
 
 /** What {@link markRead} needs. */
 export interface MarkReadDeps {
   index: EntryIndex;
+  /** Where the count is written, durably, and read back (the index store's counters). */
+  counters: Pick<CounterStore, "recordRead" | "get">;
   /** The clock, ms since the epoch. */
   now: () => number;
 }
 
 /**
  * Counts one read of an entry (or draft) of the repository by the caller, durably (one
- * committed transaction before it resolves, `record-counts.ts`).
+ * committed transaction before it resolves, `CounterStore.recordRead`).
  *
  * @param deps - see {@link MarkReadDeps}.
  * @param input - the caller, the index repository name (rights checked), the entry id
@@ -36,6 +38,7 @@ export async function markRead(
   if (!deps.index.knownIds(input.repo, [id]).has(id)) {
     throw new LoreError("entry_not_found", { id: input.id });
   }
-  await recordReadDurably(deps.index, input.principal.user, { repo: input.repo, id }, deps.now());
-  return { id, read: deps.index.counter(input.principal.user, input.repo, id)?.read ?? 0 };
+  const user = input.principal.user;
+  await deps.counters.recordRead(user, { repo: input.repo, id }, deps.now());
+  return { id, read: (await deps.counters.get(user, { repo: input.repo, id }))?.read ?? 0 };
 }

@@ -11,9 +11,9 @@ import type { Principal } from "../../core/access/rights.js";
 import { LoreError } from "../../core/errors/lore-error.js";
 import { RATE_WINDOW_MS, SHOWN_BATCH_MAX, type ShownAnswer } from "../../core/stats/usage-stats.js";
 import type { EntryIndex } from "../../index/entry-index.js";
+import type { CounterStore } from "../../ports/index-store.js";
 import type { ServerStore } from "../../ports/server-store.js";
 import { foldEntryId } from "./entry-ids.js";
-import { recordShownDurably } from "./record-counts.js";
 
 /** The route name of the rate slots of `shown` (`ServerStore.takeRateSlot`). */
 export const SHOWN_RATE_ROUTE = "shown";
@@ -21,6 +21,8 @@ export const SHOWN_RATE_ROUTE = "shown";
 /** What {@link markShown} needs. */
 export interface MarkShownDeps {
   index: EntryIndex;
+  /** Where the counts are written, durably (the index store's counters). */
+  counters: Pick<CounterStore, "recordShown">;
   /** The per-token rate slots (shared by every server process on the data folder). */
   store: Pick<ServerStore, "takeRateSlot">;
   /** Calls per token per minute (`[server] shown_rate_limit`); 0 = no limit. */
@@ -72,7 +74,7 @@ export async function markShown(deps: MarkShownDeps, input: MarkShownInput): Pro
   const counted = [...asked.keys()].filter((id) => known.has(id));
   const unknown = [...asked].filter(([folded]) => !known.has(folded)).map(([, given]) => given);
   const keys = counted.map((id) => ({ repo: input.repo, id }));
-  await recordShownDurably(deps.index, input.principal.user, keys, deps.now());
+  await deps.counters.recordShown(input.principal.user, keys, deps.now());
   return { counted: counted.length, unknown };
 }
 

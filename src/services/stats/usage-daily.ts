@@ -5,28 +5,29 @@
  * the rights and the edition.
  */
 import { type DailyAnswer, dayWindow, fillDays } from "../../core/stats/usage-days.js";
-import type { EntryIndex } from "../../index/entry-index.js";
+import type { CounterStore } from "../../ports/index-store.js";
 
 /**
  * Builds the report.
  *
- * @param index - the index the counts are in.
+ * @param counters - where the counts are (the index store's counters; queued counts of
+ *   this process are written first).
  * @param repo - the repository (`owner/name`); its drafts' counts are in it.
  * @param days - the window's length, days (already checked: 1 to 366).
  * @param now - today, ms since the epoch.
  * @param id - one entry's days only (echoed); absent: the repository's. An id nothing was
  *   counted for gives zeros.
  */
-export function reportDaily(
-  index: EntryIndex,
+export async function reportDaily(
+  counters: Pick<CounterStore, "days">,
   repo: string,
   days: number,
   now: number,
   id?: string,
-): DailyAnswer {
+): Promise<DailyAnswer> {
   const window = dayWindow(now, days);
   const first = window[0] ?? "";
   const last = window[window.length - 1] ?? "";
-  const counted = index.usageDays(repo, first, last, id);
+  const counted = await counters.days(repo, first, last, id);
   return { days: fillDays(window, counted), ...(id === undefined ? {} : { id }) };
 }

@@ -11,8 +11,10 @@ import {
 } from "../../../src/core/drafts/draft.js";
 import { LoreError } from "../../../src/core/errors/lore-error.js";
 import { type EntryIndex, openIndex } from "../../../src/index/entry-index.js";
+import { sqliteIndexStore } from "../../../src/index/index-store/sqlite-index-store.js";
 import { hostedHealDeps } from "../../../src/main/compose-hook.js";
 import type { DeliveryTarget } from "../../../src/ports/delivery-target.js";
+import type { StoreLocks } from "../../../src/ports/index-store.js";
 import { type DeliveryDeps, deliverDrafts } from "../../../src/services/drafts/deliver-drafts.js";
 import { updateRepoIndex } from "../../../src/services/push/heal-index.js";
 import { makeBareClone, makeRepo } from "../../helpers/make-repo.js";
@@ -387,6 +389,65 @@ describe("deliverDrafts, branch protection and races", () => {
     } finally {
       second.close();
     }
+  });
+
+  it("two separate deliveries of one branch with different labels under the delivery lock: the drafts go out once", async () => {
+    const drafts = storeDrafts(index, 3, { repo: REPO, branch: "feature/login" });
+    const locks = sqliteIndexStore(index).locks;
+    // A writes only once B is under way: B asked for the lock (with it), or B found drafts
+    // to deliver and checks its right to write (it would, without the lock).
+    let bUnderWay!: () => void;
+    const bStarted = new Promise<void>((resolve) => {
+      bUnderWay = resolve;
+    });
+    let asked = 0;
+    const watched: StoreLocks = {
+      withDeliveryLock(repo, branch, work) {
+        asked += 1;
+        if (asked === 2) bUnderWay();
+        return locks.withDeliveryLock(repo, branch, work);
+      },
+    };
+    const real = bareDeliveryTarget(bare);
+    const targetA: DeliveryTarget = {
+      ...real,
+      writeCommit: async (c) => {
+        await bStarted;
+        return real.writeCommit(c);
+      },
+    };
+    const opened: string[] = [];
+    const openMergeRequest = async (mr: { source: string }) => {
+      opened.push(mr.source);
+      return opened.length;
+    };
+    const a = deliverDrafts(
+      { index, target: targetA, now: () => NOW, openMergeRequest, locks: watched },
+      {
+        repo: REPO,
+        input: { branch: "feature/login", mode: "separate", label: "a" },
+        author: AUTHOR,
+      },
+    );
+    const b = deliverDrafts(
+      {
+        index,
+        target: real,
+        now: () => NOW,
+        openMergeRequest,
+        locks: watched,
+        checkWrite: async () => bUnderWay(),
+      },
+      {
+        repo: REPO,
+        input: { branch: "feature/login", mode: "separate", label: "b" },
+        author: AUTHOR,
+      },
+    );
+    const [first, second] = await Promise.all([a, b]);
+    expect(first.delivered).toEqual(drafts.map((d) => d.id));
+    expect(second).toEqual({ commits: [], branch: "knowledge/feature/login-b", delivered: [] });
+    expect(opened).toEqual(["knowledge/feature/login-a"]);
   });
 
   it("two truly concurrent deliveries, drafts added meanwhile: no file lost, none doubled", async () => {

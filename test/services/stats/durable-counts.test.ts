@@ -12,7 +12,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openIndex } from "../../../src/index/entry-index.js";
-import { recordShownDurably } from "../../../src/services/stats/record-counts.js";
+import { sqliteIndexStore } from "../../../src/index/index-store/sqlite-index-store.js";
 
 const DIST = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "dist");
 const url = (path: string) => pathToFileURL(join(DIST, path)).href;
@@ -65,7 +65,7 @@ describe("recordShown", () => {
   });
 });
 
-describe("recordShownDurably", () => {
+describe("durable counts of the index store on SQLite (CounterStore.recordShown)", () => {
   it("waits for another connection's write lock without blocking the thread, then stores the count", async () => {
     const file = join(dir, "index.db");
     const reader = openIndex(file);
@@ -73,8 +73,7 @@ describe("recordShownDurably", () => {
     try {
       expect(writer.tryBeginWrite()).toBe(true);
       let timerRan = false;
-      const counted = recordShownDurably(
-        reader,
+      const counted = sqliteIndexStore(reader).counters.recordShown(
         "ann",
         [ID].map((id: string) => ({ repo: "acme/app", id })),
         5,
@@ -90,12 +89,10 @@ describe("recordShownDurably", () => {
       // Past its wait, a count held off by the lock is refused and stores nothing.
       expect(writer.tryBeginWrite()).toBe(true);
       await expect(
-        recordShownDurably(
-          reader,
+        sqliteIndexStore(reader, { waitMs: 50 }).counters.recordShown(
           "bob",
           [ID].map((id: string) => ({ repo: "acme/app", id })),
           6,
-          50,
         ),
       ).rejects.toMatchObject({
         code: expect.stringMatching(/^SQLITE_BUSY/),
