@@ -26,6 +26,7 @@ import type { ServerStore } from "../ports/server-store.js";
 import type { HealDeps } from "../services/push/heal-index.js";
 import { postReceive } from "../services/push/post-receive.js";
 import { preReceive } from "../services/push/pre-receive.js";
+import { warmUpSecretScanner } from "../services/safety/scan-secrets.js";
 import type { LoreSettings } from "./load-config.js";
 import { hasServerStore, openServerStore } from "./open-server.js";
 import { loadSnowballWithCodeCache, snowballCacheFile } from "./snowball-code-cache.js";
@@ -185,6 +186,7 @@ export async function runHook(run: HookRun): Promise<HookOutcome> {
             defaultBranch: await defaultBranch(repo),
             ...(pusher === undefined ? {} : { pusher }),
             lang: run.lang,
+            warmUp: warmUpSecretScanner,
           },
           updates,
         );
