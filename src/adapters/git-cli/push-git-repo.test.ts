@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PushGitRepo } from "./push-git-repo.js";
+import { BLOBS_AT_ONCE, PushGitRepo } from "./push-git-repo.js";
 
 let dir: string;
 beforeEach(() => {
@@ -80,6 +80,77 @@ describe("PushGitRepo.changedKnowledge with a kept diff", () => {
       expect(await taker.changedKnowledge(first, second, K)).toEqual(expected);
     } finally {
       await Promise.all([plain.close(), keeper.close(), taker.close()]);
+    }
+  });
+});
+
+describe("PushGitRepo.readBlobs with blobsAtOnce (a hook's synchronous batches)", () => {
+  const readAll = async (repo: PushGitRepo, shas: string[]) => {
+    const out: { sha: string; text: string }[] = [];
+    for await (const blob of repo.readBlobs(shas)) {
+      out.push({ sha: blob.sha, text: Buffer.from(blob.bytes).toString("utf8") });
+    }
+    return out;
+  };
+
+  it("answers as the pipelined reader does: same objects, same order, across batches", async () => {
+    const bare = join(dir, "app.git");
+    git("init", "-q", "--bare", bare);
+    // One more than a batch, so the second synchronous batch is read too; one name twice.
+    const texts = Array.from(
+      { length: BLOBS_AT_ONCE + 1 },
+      (_, i) => `blob ${i}\n${"x".repeat(i % 7)}`,
+    );
+    const files = texts.map((text, i) => {
+      const path = join(dir, `${i}.txt`);
+      writeFileSync(path, text);
+      return path;
+    });
+    const shas = spawnSync("git", ["--git-dir", bare, "hash-object", "-w", "--stdin-paths"], {
+      input: `${files.join("\n")}\n`,
+      encoding: "utf8",
+    })
+      .stdout.trim()
+      .split("\n");
+    const asked = [...shas.reverse(), shas[0] as string];
+    const plain = new PushGitRepo(bare);
+    const atOnce = new PushGitRepo(bare, { blobsAtOnce: true });
+    try {
+      const expected = await readAll(plain, asked);
+      expect(expected).toHaveLength(BLOBS_AT_ONCE + 2);
+      expect(expected[0]?.text).toBe(texts[BLOBS_AT_ONCE]);
+      expect(await readAll(atOnce, asked)).toEqual(expected);
+    } finally {
+      await Promise.all([plain.close(), atOnce.close()]);
+    }
+  });
+
+  it("reads with the hook's environment, and fails as the pipelined reader on a missing or malformed name", async () => {
+    const bare = join(dir, "app.git");
+    const quarantine = join(dir, "incoming.git");
+    git("init", "-q", "--bare", bare);
+    git("init", "-q", "--bare", quarantine);
+    // An object only in the other object folder: visible only through the environment.
+    const sha = spawnSync("git", ["--git-dir", quarantine, "hash-object", "-w", "--stdin"], {
+      input: "pushed\n",
+      encoding: "utf8",
+    }).stdout.trim();
+    const env = {
+      GIT_OBJECT_DIRECTORY: join(quarantine, "objects"),
+      GIT_ALTERNATE_OBJECT_DIRECTORIES: join(bare, "objects"),
+    };
+    const withEnv = new PushGitRepo(bare, { blobsAtOnce: true, env });
+    const without = new PushGitRepo(bare, { blobsAtOnce: true });
+    try {
+      expect(await readAll(withEnv, [sha])).toEqual([{ sha, text: "pushed\n" }]);
+      await expect(readAll(without, [sha])).rejects.toMatchObject({
+        code: "git_failed",
+        message: expect.stringContaining(`object ${sha} is missing`),
+      });
+      await expect(readAll(without, ["-x"])).rejects.toMatchObject({ code: "invalid_input" });
+      expect(await readAll(without, [])).toEqual([]);
+    } finally {
+      await Promise.all([withEnv.close(), without.close()]);
     }
   });
 });

@@ -24,7 +24,21 @@ export interface PreReceiveDeps {
   pusher?: string;
   /** The report's language. */
   lang: Lang;
+  /**
+   * Called once when a ref's knowledge diff takes longer than {@link WARM_UP_AFTER_MS}: the
+   * parse's secret scanner is loaded meanwhile (`warmUpSecretScanner`), while `pre-receive`
+   * only waits on git (a flat folder of 100k entries: `diff-tree` takes 70–80 ms). A fast
+   * diff — a push that changes no knowledge file — never loads it. Default: nothing.
+   */
+  warmUp?: () => void;
 }
+
+/**
+ * How long a ref's knowledge diff runs before {@link PreReceiveDeps.warmUp} is called, ms:
+ * longer than the diff of a push that leaves the knowledge folder alone (git compares one
+ * tree id), shorter than one of a large folder.
+ */
+export const WARM_UP_AFTER_MS = 15;
 
 /** What `pre-receive` answers. */
 export interface PreReceiveResult {
@@ -80,9 +94,23 @@ export async function preReceive(
   const lines: string[] = [];
   const failures: { ref: string; error: unknown }[] = [];
   const reported = updates.filter((update) => branchOf(update.ref) !== undefined);
+  let warmUp = deps.warmUp;
   for (const update of reported) {
     try {
-      const changes = await changedKnowledgeFiles(deps.repo, update, deps.defaultBranch);
+      const diff = changedKnowledgeFiles(deps.repo, update, deps.defaultBranch);
+      let changes: Awaited<typeof diff>;
+      if (warmUp === undefined) changes = await diff;
+      else {
+        const timer = setTimeout(() => {
+          warmUp?.();
+          warmUp = undefined;
+        }, WARM_UP_AFTER_MS);
+        try {
+          changes = await diff;
+        } finally {
+          clearTimeout(timer);
+        }
+      }
       if (changes.length === 0) continue;
       const parse = await parsePushChanges(deps.repo, deps.index, changes, {
         repoName: deps.repoName,

@@ -175,3 +175,13 @@ function loadScanner(): Promise<Scanner> {
   });
   return scanner;
 }
+
+/**
+ * Starts loading the scanner (secretlint and its rules) now, for a scan to come: a caller
+ * that waits on something else meanwhile (`pre-receive` on a slow `git diff-tree`) hides
+ * the load's ~30 ms. Never throws and never rejects: a load that fails is retried, and its
+ * error reported, by the scan itself.
+ */
+export function warmUpSecretScanner(): void {
+  loadScanner().catch(() => undefined);
+}
