@@ -414,6 +414,20 @@ export class EntryIndex {
     return this.transaction(() => withStemStore(this.#stems, () => this.#putFile(file)));
   }
 
+  /**
+   * Keeps stems computed outside the index's own analysis (a worker thread's, see
+   * `services/indexing/batch-analysis.ts`) in its lasting memo (`stems`, migration 11), as
+   * its own analysis would have; a token already kept keeps its row. Joins the caller's
+   * transaction.
+   *
+   * @param stems - `[token, stem]` pairs, each `stemToken(token) === stem`.
+   */
+  keepStems(stems: readonly (readonly [string, string])[]): void {
+    this.transaction(() => {
+      for (const [token, stem] of stems) this.#sql.stemPut.run(token, stem);
+    });
+  }
+
   /** {@link putFile} inside its transaction, with the stemmer's lasting memo on. */
   #putFile(file: FileRecord): PutResult {
     const sql = this.#sql;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LoreError } from "../../core/errors/lore-error.js";
+import { stemToken } from "../../core/text/stem.js";
 import {
   analyseFiles,
   inlineAnalyser,
@@ -25,16 +26,45 @@ describe("batch analysis", () => {
 
   it("gives the same analysis in the worker thread as in this thread", async () => {
     const inline = analyseFiles(files);
-    expect(inline.map((a) => a.document === undefined)).toEqual([false, true, false]);
-    // In this thread the document is left to the index (computed as each entry is stored).
-    expect(await inlineAnalyser().analyse(files)).toEqual(inline.map(({ parse }) => ({ parse })));
+    expect(inline.files.map((a) => a.document === undefined)).toEqual([false, true, false]);
+    // The first analysis of this process computed every stem: each is returned, once.
+    expect(inline.stems.map(([token]) => token)).toContain("деплой");
+    expect(new Set(inline.stems.map(([token]) => token)).size).toBe(inline.stems.length);
+    for (const [token, stem] of inline.stems) expect(stemToken(token)).toBe(stem);
+    // In this thread the document is left to the index (computed as each entry is stored,
+    // stemming through the index's memo itself).
+    expect(await inlineAnalyser().analyse(files)).toEqual({
+      files: inline.files.map(({ parse }) => ({ parse })),
+      stems: [],
+    });
     const worker = startWorkerAnalyser();
     if (worker === undefined) throw new Error("no worker script");
     try {
-      // Overlapping calls each get their own files back.
+      // Overlapping calls each get their own files back; stems already computed by the
+      // worker are not returned again.
       const [all, one] = await Promise.all([worker.analyse(files), worker.analyse(files.slice(2))]);
       expect(all).toEqual(inline);
-      expect(one).toEqual([inline[2]]);
+      expect(one).toEqual({ files: [inline.files[2]], stems: [] });
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it("leaves the bodies out of a worker's answers when asked, with the same documents", async () => {
+    const inline = analyseFiles(files);
+    const worker = startWorkerAnalyser({ dropBodies: true });
+    if (worker === undefined) throw new Error("no worker script");
+    try {
+      const { files: answered } = await worker.analyse(files);
+      expect(answered.map((a) => a.parse.value?.entry.body)).toEqual(["", undefined, ""]);
+      expect(answered.map((a) => a.document)).toEqual(inline.files.map((a) => a.document));
+      expect(inline.files[0]?.parse.value?.entry.body).toContain("Как откатить деплой 1.");
+      const withoutBody = inline.files.map(({ parse }) =>
+        parse.value === undefined
+          ? parse
+          : { ...parse.value, entry: { ...parse.value.entry, body: "" } },
+      );
+      expect(answered.map(({ parse }) => parse.value ?? parse)).toEqual(withoutBody);
     } finally {
       await worker.close();
     }

@@ -13,6 +13,7 @@ import { type IndexDocument, indexDocument } from "../../core/entry/index-docume
 import type { BatchFile } from "../../core/entry/parse-batch.js";
 import { parseEntry } from "../../core/entry/parse-entry.js";
 import { LoreError } from "../../core/errors/lore-error.js";
+import { withStemStore } from "../../core/text/stem.js";
 
 /** One file parsed leniently, with the analysed document of its entry. */
 export interface FileAnalysis {
@@ -20,6 +21,31 @@ export interface FileAnalysis {
   parse: ParseResult;
   /** `indexDocument(parse.value)`; absent when the file is skipped. */
   document?: IndexDocument;
+}
+
+/** A token and its stem (`stemToken`), as the index keeps them in its memo (`stems`). */
+export type StemPair = [token: string, stem: string];
+
+/** The analysis of one call: the files, and the stems it computed that the index should keep. */
+export interface BatchAnalysis {
+  /** One analysis per file, in order. */
+  files: FileAnalysis[];
+  /**
+   * The stems the analysis computed (missed in the thread's memo), for the index's lasting
+   * memo (`stems`, migration 11), which the worker thread cannot reach. Empty in this thread:
+   * the index then stems through its memo itself as it stores each entry.
+   */
+  stems: StemPair[];
+}
+
+/** Options of {@link analyseFiles} and {@link startWorkerAnalyser}. */
+export interface AnalysisOptions {
+  /**
+   * Leaves each entry's body out of the result (`entry.body` = `""`), once its document is
+   * computed: for an index that reads bodies back from git (`bodyInGit`), which then never
+   * stores the body, so it is not copied back from the worker. Default: false.
+   */
+  dropBodies?: boolean;
 }
 
 /** Parses and analyses files; see {@link inlineAnalyser} and {@link startWorkerAnalyser}. */
@@ -32,24 +58,41 @@ export interface BatchAnalyser {
    *
    * @throws LoreError `index_failed` (through the promise) when the worker failed or died.
    */
-  analyse(files: readonly BatchFile[]): Promise<FileAnalysis[]>;
+  analyse(files: readonly BatchFile[]): Promise<BatchAnalysis>;
   /** Stops the worker, if any; pending calls fail with `index_failed`. Idempotent. */
   close(): Promise<void>;
 }
 
 /**
- * The work on each file: lenient `parseEntry`, then `indexDocument` of the entry. Pure; the
- * batch rules (size limit, duplicate ids) are applied afterwards by `parseBatch` with
- * `preparsed`.
+ * The work on each file: lenient `parseEntry`, then `indexDocument` of the entry. Pure but
+ * for the thread's stem memo; the batch rules (size limit, duplicate ids) are applied
+ * afterwards by `parseBatch` with `preparsed`.
  *
  * @param files - the files.
- * @returns one analysis per file, in order.
+ * @param options - see {@link AnalysisOptions}.
+ * @returns one analysis per file, in order, and the stems computed meanwhile (every stem
+ *   this thread's memo did not hold yet).
  */
-export function analyseFiles(files: readonly BatchFile[]): FileAnalysis[] {
-  return files.map((file) => {
-    const parse = parseEntry(file.bytes, { mode: "lenient", path: file.path });
-    return parse.value === undefined ? { parse } : { parse, document: indexDocument(parse.value) };
-  });
+export function analyseFiles(
+  files: readonly BatchFile[],
+  options: AnalysisOptions = {},
+): BatchAnalysis {
+  const stems: StemPair[] = [];
+  const collect = {
+    get: () => undefined,
+    put: (token: string, stem: string) => stems.push([token, stem]),
+  };
+  const analysed = withStemStore(collect, () =>
+    files.map((file): FileAnalysis => {
+      const parse = parseEntry(file.bytes, { mode: "lenient", path: file.path });
+      if (parse.value === undefined) return { parse };
+      const document = indexDocument(parse.value);
+      if (options.dropBodies !== true) return { parse, document };
+      const value = { ...parse.value, entry: { ...parse.value.entry, body: "" } };
+      return { parse: { ...parse, value }, document };
+    }),
+  );
+  return { files: analysed, stems };
 }
 
 /**
@@ -61,14 +104,16 @@ export function analyseFiles(files: readonly BatchFile[]): FileAnalysis[] {
 export function inlineAnalyser(mechanisms?: readonly string[]): BatchAnalyser {
   return {
     threaded: false,
-    analyse: async (files) =>
-      files.map((file) => ({
+    analyse: async (files) => ({
+      files: files.map((file) => ({
         parse: parseEntry(file.bytes, {
           mode: "lenient",
           path: file.path,
           ...(mechanisms === undefined ? {} : { mechanisms }),
         }),
       })),
+      stems: [],
+    }),
     close: async () => {},
   };
 }
@@ -81,11 +126,13 @@ export interface WorkerRequest {
   buffer: ArrayBuffer;
   /** Each file's path and its byte range `[start, end)` in `buffer`. */
   files: { path: string; start: number; end: number }[];
+  /** See {@link AnalysisOptions}. */
+  options: AnalysisOptions;
 }
 
 /** The worker's answer to a {@link WorkerRequest}. */
 export type WorkerAnswer =
-  | { seq: number; ok: true; analysis: FileAnalysis[] }
+  | { seq: number; ok: true; analysis: BatchAnalysis }
   | { seq: number; ok: false; reason: string };
 
 /** Heap limits of the worker, MB: a batch is at most 10 MB of text (seed 004, "Пределы"). */
@@ -105,21 +152,21 @@ export function workerScript(): string | undefined {
 }
 
 /**
- * Starts one worker thread that runs {@link analyseFiles} (its old generation capped at
- * 128 MB). Requests are answered in order. When the worker throws, runs out of memory or
+ * Starts one worker thread that runs {@link analyseFiles} with `options` (its old generation
+ * capped at 128 MB). Requests are answered in order. When the worker throws, runs out of memory or
  * exits, every pending and later `analyse` fails with LoreError `index_failed` — never hangs.
  * The worker does not keep the process alive.
  *
  * @returns the analyser, or `undefined` when no compiled worker script exists.
  */
-export function startWorkerAnalyser(): BatchAnalyser | undefined {
+export function startWorkerAnalyser(options: AnalysisOptions = {}): BatchAnalyser | undefined {
   const script = workerScript();
   if (script === undefined) return undefined;
   const worker = new Worker(script, { resourceLimits: WORKER_LIMITS });
   worker.unref();
   const pending = new Map<
     number,
-    { resolve: (a: FileAnalysis[]) => void; reject: (e: LoreError) => void }
+    { resolve: (a: BatchAnalysis) => void; reject: (e: LoreError) => void }
   >();
   let failure: LoreError | undefined;
   let seq = 0;
@@ -157,8 +204,8 @@ export function startWorkerAnalyser(): BatchAnalyser | undefined {
         ranges.push({ path: file.path, start: at, end: at + file.bytes.byteLength });
         at += file.bytes.byteLength;
       }
-      const request: WorkerRequest = { seq: seq++, buffer, files: ranges };
-      return new Promise<FileAnalysis[]>((resolve, reject) => {
+      const request: WorkerRequest = { seq: seq++, buffer, files: ranges, options };
+      return new Promise<BatchAnalysis>((resolve, reject) => {
         pending.set(request.seq, { resolve, reject });
         worker.postMessage(request, [buffer]);
       });

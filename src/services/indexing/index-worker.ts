@@ -15,7 +15,7 @@ port.on("message", (request: WorkerRequest) => {
       path,
       bytes: new Uint8Array(request.buffer, start, end - start),
     }));
-    answer = { seq: request.seq, ok: true, analysis: analyseFiles(files) };
+    answer = { seq: request.seq, ok: true, analysis: analyseFiles(files, request.options) };
   } catch (error) {
     answer = { seq: request.seq, ok: false, reason: String(error) };
   }

@@ -356,3 +356,50 @@ describe("indexFolder", () => {
     ).rejects.toMatchObject({ code: "path_not_found" });
   });
 });
+
+describe("indexRepository: where files are analysed", () => {
+  /** Every row of every table of the index file (FTS5's own tables included), in rowid order. */
+  const rows = (index: Index) =>
+    index.withDatabase((db) => {
+      const tables = db
+        .prepare(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name",
+        )
+        .pluck()
+        .all() as string[];
+      return Object.fromEntries(
+        tables.map((table) => [table, db.prepare(`SELECT * FROM "${table}"`).raw().all()]),
+      );
+    });
+
+  it("writes the same rows, stems included, whether files are analysed here or in the worker", async () => {
+    const files: RepoFiles = { [`${K}/bad.md`]: "---\nid: [broken\n---\n\nBody.\n" };
+    for (let n = 1; n <= 40; n++) {
+      files[`${K}/e${n}.md`] = entry(n, `Запись ${n}: как откатить деплой, tokens ${n * 7} ёжик.`);
+    }
+    const repo = await makeRepo(files);
+    const work = await mkdtemp(join(tmpdir(), "lore-index-"));
+    try {
+      const built: Record<string, unknown>[] = [];
+      for (const analysis of ["inline", "worker"] as const) {
+        const git = await openGitRepo(repo.dir);
+        const index = openIndex(join(work, `${analysis}.db`), { now: () => 1_700_000_000_000 });
+        try {
+          const report = await indexRepository({ index, repo: git, repoName: "r", analysis });
+          expect(report).toMatchObject({ added: 40, skipped: 1 });
+          built.push(rows(index));
+        } finally {
+          index.close();
+          await git.close();
+        }
+      }
+      const [inline, worker] = built as [Record<string, unknown[]>, Record<string, unknown[]>];
+      // The memo of stems the worker's analysis filled, as the index's own would have.
+      expect(inline.stems?.length).toBeGreaterThan(10);
+      expect(worker).toEqual(inline);
+    } finally {
+      await repo.cleanup();
+      await rm(work, { recursive: true, force: true });
+    }
+  });
+});
