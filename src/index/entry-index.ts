@@ -15,7 +15,7 @@ import {
   type ParsedEntry,
 } from "../core/entry/entry.js";
 import { entryBodyOf } from "../core/entry/entry-body.js";
-import { entryText, type IndexDocument, indexDocument } from "../core/entry/index-document.js";
+import { entryText, indexDocument, type StoredDocument } from "../core/entry/index-document.js";
 import { evaluateContract } from "../core/entry/parse-contract.js";
 import { LoreError } from "../core/errors/lore-error.js";
 import { type StemStore, withStemStore } from "../core/text/stem.js";
@@ -49,8 +49,11 @@ export interface FileRecord {
   parsed?: ParsedEntry;
   /** Every diagnostic of the file (its report), kept as is. */
   diagnostics: Diagnostic[];
-  /** `indexDocument(parsed)` when the caller computed it already (e.g. in a worker). */
-  document?: IndexDocument;
+  /**
+   * `indexDocument(parsed)` when the caller computed it already (e.g. in a worker thread,
+   * whose full-text columns may come as UTF-8 bytes).
+   */
+  document?: StoredDocument;
   /**
    * True when `blobSha` names a blob of the git repository in `repositories.path` (a source
    * indexed from a commit): the body is then not stored but read back from git when needed
@@ -485,7 +488,7 @@ export class EntryIndex {
     fileId: number,
     repo: string,
     parsed: ParsedEntry,
-    doc: IndexDocument,
+    doc: StoredDocument,
     bodyInGit: boolean,
   ): void {
     const { entry } = parsed;

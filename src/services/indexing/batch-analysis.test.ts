@@ -3,6 +3,7 @@ import { LoreError } from "../../core/errors/lore-error.js";
 import { stemToken } from "../../core/text/stem.js";
 import {
   analyseFiles,
+  type FileAnalysis,
   inlineAnalyser,
   startWorkerAnalyser,
   workerScript,
@@ -18,6 +19,16 @@ const files = [
   { path: ".gitriver/knowledge/bad.md", bytes: encode("---\nid: [broken\n---\n\nBody.\n") },
   { path: ".gitriver/knowledge/b.md", bytes: good(2) },
 ];
+
+/** The analyses with their full-text columns as strings (a worker's come as UTF-8 bytes). */
+const asText = (analyses: FileAnalysis[]) =>
+  analyses.map(({ parse, document }) => {
+    if (document === undefined) return { parse };
+    const text = (column: string | Uint8Array) =>
+      typeof column === "string" ? column : new TextDecoder().decode(column);
+    const summaryText = text(document.summaryText);
+    return { parse, document: { ...document, summaryText, bodyText: text(document.bodyText) } };
+  });
 
 describe("batch analysis", () => {
   it("finds the compiled worker script (the global setup builds dist/)", () => {
@@ -43,8 +54,11 @@ describe("batch analysis", () => {
       // Overlapping calls each get their own files back; stems already computed by the
       // worker are not returned again.
       const [all, one] = await Promise.all([worker.analyse(files), worker.analyse(files.slice(2))]);
-      expect(all).toEqual(inline);
-      expect(one).toEqual({ files: [inline.files[2]], stems: [] });
+      // The full-text columns come as UTF-8 bytes, off this thread's heap.
+      expect(all.files[0]?.document?.bodyText).toBeInstanceOf(Uint8Array);
+      expect({ ...all, files: asText(all.files) }).toEqual(inline);
+      expect(one.stems).toEqual([]);
+      expect(asText(one.files)).toEqual([inline.files[2]]);
     } finally {
       await worker.close();
     }
@@ -57,7 +71,7 @@ describe("batch analysis", () => {
     try {
       const { files: answered } = await worker.analyse(files);
       expect(answered.map((a) => a.parse.value?.entry.body)).toEqual(["", undefined, ""]);
-      expect(answered.map((a) => a.document)).toEqual(inline.files.map((a) => a.document));
+      expect(asText(answered).map((a) => a.document)).toEqual(inline.files.map((a) => a.document));
       expect(inline.files[0]?.parse.value?.entry.body).toContain("Как откатить деплой 1.");
       const withoutBody = inline.files.map(({ parse }) =>
         parse.value === undefined

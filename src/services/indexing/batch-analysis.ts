@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { ParseResult } from "../../core/entry/entry.js";
-import { type IndexDocument, indexDocument } from "../../core/entry/index-document.js";
+import { indexDocument, type StoredDocument } from "../../core/entry/index-document.js";
 import type { BatchFile } from "../../core/entry/parse-batch.js";
 import { parseEntry } from "../../core/entry/parse-entry.js";
 import { LoreError } from "../../core/errors/lore-error.js";
@@ -19,8 +19,11 @@ import { withStemStore } from "../../core/text/stem.js";
 export interface FileAnalysis {
   /** `parseEntry(bytes, { mode: "lenient", path })`. */
   parse: ParseResult;
-  /** `indexDocument(parse.value)`; absent when the file is skipped. */
-  document?: IndexDocument;
+  /**
+   * `indexDocument(parse.value)`; absent when the file is skipped. From a worker thread its
+   * full-text columns are UTF-8 bytes (see {@link packTexts}).
+   */
+  document?: StoredDocument;
 }
 
 /** A token and its stem (`stemToken`), as the index keeps them in its memo (`stems`). */
@@ -132,8 +135,69 @@ export interface WorkerRequest {
 
 /** The worker's answer to a {@link WorkerRequest}. */
 export type WorkerAnswer =
-  | { seq: number; ok: true; analysis: BatchAnalysis }
+  | { seq: number; ok: true; analysis: BatchAnalysis; texts: PackedTexts }
   | { seq: number; ok: false; reason: string };
+
+/**
+ * The full-text columns of a call's documents as UTF-8, back to back in one buffer (moved,
+ * not copied, to the receiving thread): two byte offsets per file, `[summary end, body end]`,
+ * each column starting where the previous one ended (0 for the first; a file without a
+ * document adds two equal offsets).
+ */
+export interface PackedTexts {
+  buffer: ArrayBuffer;
+  ends: Uint32Array;
+}
+
+/**
+ * Moves the documents' `summaryText` and `bodyText` into one UTF-8 buffer, leaving `""` in
+ * their place (in the worker thread, before answering). Undo with {@link unpackTexts}.
+ *
+ * @param files - the analyses; their documents are changed in place.
+ * @returns the packed columns.
+ */
+export function packTexts(files: FileAnalysis[]): PackedTexts {
+  let total = 0;
+  for (const { document } of files) {
+    if (document === undefined) continue;
+    total += Buffer.byteLength(document.summaryText as string, "utf8");
+    total += Buffer.byteLength(document.bodyText as string, "utf8");
+  }
+  const bytes = Buffer.from(new ArrayBuffer(total));
+  const ends = new Uint32Array(files.length * 2);
+  let at = 0;
+  for (const [i, { document }] of files.entries()) {
+    if (document !== undefined) {
+      at += bytes.write(document.summaryText as string, at, "utf8");
+      ends[2 * i] = at;
+      at += bytes.write(document.bodyText as string, at, "utf8");
+      document.summaryText = "";
+      document.bodyText = "";
+    } else ends[2 * i] = at;
+    ends[2 * i + 1] = at;
+  }
+  return { buffer: bytes.buffer as ArrayBuffer, ends };
+}
+
+/**
+ * Points each document's `summaryText` and `bodyText` at its bytes in `texts` (views, no
+ * copy): the inverse of {@link packTexts}.
+ *
+ * @param files - the analyses as answered; their documents are changed in place.
+ * @param texts - the packed columns of the same answer.
+ */
+export function unpackTexts(files: FileAnalysis[], texts: PackedTexts): void {
+  let at = 0;
+  for (const [i, { document }] of files.entries()) {
+    const summaryEnd = texts.ends[2 * i] as number;
+    const bodyEnd = texts.ends[2 * i + 1] as number;
+    if (document !== undefined) {
+      document.summaryText = new Uint8Array(texts.buffer, at, summaryEnd - at);
+      document.bodyText = new Uint8Array(texts.buffer, summaryEnd, bodyEnd - summaryEnd);
+    }
+    at = bodyEnd;
+  }
+}
 
 /** Heap limits of the worker, MB: a batch is at most 10 MB of text (seed 004, "Пределы"). */
 const WORKER_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 };
@@ -183,8 +247,10 @@ export function startWorkerAnalyser(options: AnalysisOptions = {}): BatchAnalyse
     const waiting = pending.get(answer.seq);
     if (waiting === undefined) return;
     pending.delete(answer.seq);
-    if (answer.ok) waiting.resolve(answer.analysis);
-    else waiting.reject(new LoreError("index_failed", { reason: answer.reason }));
+    if (answer.ok) {
+      unpackTexts(answer.analysis.files, answer.texts);
+      waiting.resolve(answer.analysis);
+    } else waiting.reject(new LoreError("index_failed", { reason: answer.reason }));
   });
   worker.on("error", (error) => fail(String(error), error));
   worker.on("messageerror", (error) => fail(String(error), error));

@@ -1,6 +1,6 @@
 import { type Diagnostic, makeDiagnostic } from "../../core/entry/diagnostic.js";
 import { LIMITS, type ParsedEntry, type ParseResult } from "../../core/entry/entry.js";
-import type { IndexDocument } from "../../core/entry/index-document.js";
+import type { StoredDocument } from "../../core/entry/index-document.js";
 import { type BatchFile, parseBatch } from "../../core/entry/parse-batch.js";
 import { formatReport, type ReportFile } from "../../core/entry/parse-report.js";
 import type { Lang } from "../../core/errors/localized-text.js";
@@ -555,7 +555,7 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
   ): void {
     let files = toFiles(batch);
     let preparsed = analyses.map((analysis) => analysis.parse);
-    const documents = new Map<string, IndexDocument | undefined>();
+    const documents = new Map<string, StoredDocument | undefined>();
     for (const [i, item] of batch.entries()) documents.set(item.blob.path, analyses[i]?.document);
     const inBatch = new Map(batch.map(({ blob }) => [blob.path, blob]));
     let result = parseBatch(files, { mode: "lenient", preparsed });
