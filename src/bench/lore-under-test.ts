@@ -41,8 +41,12 @@ export async function indexRepoInto(
       repo,
       repoName: "bench",
       commit,
-      // `BENCH_ANALYSIS=worker` measures the worker-thread analysis (default: in-thread).
-      analysis: process.env.BENCH_ANALYSIS === "worker" ? "worker" : "inline",
+      // `BENCH_ANALYSIS=inline|worker` forces where files are analysed (default: as the
+      // product does, `auto`).
+      analysis:
+        process.env.BENCH_ANALYSIS === "worker" || process.env.BENCH_ANALYSIS === "inline"
+          ? process.env.BENCH_ANALYSIS
+          : "auto",
       onProgress: (p) => {
         bytes = p.bytes;
       },

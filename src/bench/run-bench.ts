@@ -616,7 +616,8 @@ async function benchSizeOnly(sizes: number[], seed: number, work: string): Promi
       .all() as { name: string; bytes: number }[];
     db.close();
     rmSync(loreDb, { force: true });
-    const line = (r: typeof lore) => `${formatMs(r.ms)} (CPU ${formatMs(r.cpuMs)})`;
+    const line = (r: typeof lore) =>
+      `${formatMs(r.ms)} (CPU ${formatMs(r.cpuMs)}${r.mainCpuMs === null || r.mainCpuMs >= r.cpuMs - 50 ? "" : `, main thread ${formatMs(r.mainCpuMs)}`})`;
     process.stdout.write(
       [
         `N=${n}: text ${(repo.bytes / 1e6).toFixed(1)} MB; index ${(loreBytes / 1e6).toFixed(1)} MB = ${(loreBytes / repo.bytes).toFixed(2)}× the text`,

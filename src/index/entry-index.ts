@@ -15,7 +15,7 @@ import {
   type ParsedEntry,
 } from "../core/entry/entry.js";
 import { entryBodyOf } from "../core/entry/entry-body.js";
-import { entryText, type IndexDocument, indexDocument } from "../core/entry/index-document.js";
+import { entryText, indexDocument, type StoredDocument } from "../core/entry/index-document.js";
 import { evaluateContract } from "../core/entry/parse-contract.js";
 import { LoreError } from "../core/errors/lore-error.js";
 import { type StemStore, withStemStore } from "../core/text/stem.js";
@@ -49,8 +49,11 @@ export interface FileRecord {
   parsed?: ParsedEntry;
   /** Every diagnostic of the file (its report), kept as is. */
   diagnostics: Diagnostic[];
-  /** `indexDocument(parsed)` when the caller computed it already (e.g. in a worker). */
-  document?: IndexDocument;
+  /**
+   * `indexDocument(parsed)` when the caller computed it already (e.g. in a worker thread,
+   * whose full-text columns may come as UTF-8 bytes).
+   */
+  document?: StoredDocument;
   /**
    * True when `blobSha` names a blob of the git repository in `repositories.path` (a source
    * indexed from a commit): the body is then not stored but read back from git when needed
@@ -414,6 +417,20 @@ export class EntryIndex {
     return this.transaction(() => withStemStore(this.#stems, () => this.#putFile(file)));
   }
 
+  /**
+   * Keeps stems computed outside the index's own analysis (a worker thread's, see
+   * `services/indexing/batch-analysis.ts`) in its lasting memo (`stems`, migration 11), as
+   * its own analysis would have; a token already kept keeps its row. Joins the caller's
+   * transaction.
+   *
+   * @param stems - `[token, stem]` pairs, each `stemToken(token) === stem`.
+   */
+  keepStems(stems: readonly (readonly [string, string])[]): void {
+    this.transaction(() => {
+      for (const [token, stem] of stems) this.#sql.stemPut.run(token, stem);
+    });
+  }
+
   /** {@link putFile} inside its transaction, with the stemmer's lasting memo on. */
   #putFile(file: FileRecord): PutResult {
     const sql = this.#sql;
@@ -471,7 +488,7 @@ export class EntryIndex {
     fileId: number,
     repo: string,
     parsed: ParsedEntry,
-    doc: IndexDocument,
+    doc: StoredDocument,
     bodyInGit: boolean,
   ): void {
     const { entry } = parsed;

@@ -20,6 +20,16 @@ export interface IndexDocument {
 }
 
 /**
+ * An {@link IndexDocument} whose full-text columns may be given as their UTF-8 bytes (a
+ * worker thread's analysis, handed over in one transferred buffer, off the receiving
+ * thread's heap); SQLite's FTS5 indexes the bytes exactly as it would the string.
+ */
+export type StoredDocument = Omit<IndexDocument, "summaryText" | "bodyText"> & {
+  summaryText: string | Uint8Array;
+  bodyText: string | Uint8Array;
+};
+
+/**
  * Analyses an entry for the index: normalised, stemmed summary and body for full text;
  * contract words and tool names for contract lookup, only when the entry is reachable
  * (unreachable entries never surface through contracts).

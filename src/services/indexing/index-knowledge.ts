@@ -1,14 +1,16 @@
 import { type Diagnostic, makeDiagnostic } from "../../core/entry/diagnostic.js";
 import { LIMITS, type ParsedEntry, type ParseResult } from "../../core/entry/entry.js";
-import type { IndexDocument } from "../../core/entry/index-document.js";
+import type { StoredDocument } from "../../core/entry/index-document.js";
 import { type BatchFile, parseBatch } from "../../core/entry/parse-batch.js";
 import { formatReport, type ReportFile } from "../../core/entry/parse-report.js";
 import type { Lang } from "../../core/errors/localized-text.js";
 import type { KnowledgeBlob } from "../../ports/git-repo.js";
 import {
   type BatchAnalyser,
+  type BatchAnalysis,
   type FileAnalysis,
   inlineAnalyser,
+  type StemPair,
   startWorkerAnalyser,
 } from "./batch-analysis.js";
 import { comparePaths, recheckDuplicates, settleIds } from "./duplicate-ids.js";
@@ -44,6 +46,11 @@ export interface IndexWriter {
    * removed (see `EntryIndex.preloadBodies`). Optional.
    */
   preloadBodies?(repo: string, paths: readonly string[]): void;
+  /**
+   * Keeps stems computed elsewhere (a worker thread) in the index's lasting memo (see
+   * `EntryIndex.keepStems`); called inside the batch's transaction. Optional.
+   */
+  keepStems?(stems: readonly StemPair[]): void;
   /** Runs `fn` in one SQLite transaction. */
   transaction<T>(fn: () => T): T;
   /** Which file of a source holds each id now (ids held by no file of it are absent). */
@@ -180,11 +187,16 @@ export interface IndexKnowledgeOptions {
   /**
    * Where files are parsed and analysed: `inline` in this thread; `worker` in one worker
    * thread, so that reading git, analysis and SQLite writes overlap (this thread when no
-   * compiled worker script exists). The result is the same either way. `worker` is faster
-   * on an idle machine with two cores or more but costs about 10 % more CPU and 100–150 MB
-   * more peak RSS at 100k entries (the index build benchmark). Default: `inline`.
+   * compiled worker script exists); `auto`: `worker` for a round that reads at least
+   * {@link WORKER_MIN_BYTES}, else `inline` (a small run does not pay the worker's start).
+   * The index holds the same rows either way (its memo of stems may hold a few more with a
+   * worker: those of a file skipped as a duplicate, or words this thread's memo held before
+   * the run). Measured at 100k entries (the index build benchmark): the main thread's CPU
+   * falls to about the floor's (13.5 s against 25 s), the whole process's rises by ~15 %
+   * (the copies to and from the worker, two heaps), peak RSS ~365 MB either way; so the
+   * worker is faster only with a second core free. Default: `auto`.
    */
-  analysis?: "worker" | "inline";
+  analysis?: "worker" | "inline" | "auto";
   /**
    * Stops the run between files: it throws the signal's reason (an `AbortError`). Within
    * one outer transaction (see `services/indexing/index-refresh.ts`) nothing is then committed.
@@ -212,6 +224,13 @@ export const FTS_PENDING_DEFAULT = 1024 * 1024;
  * written as one segment.
  */
 export const FTS_PENDING_BUILD = 8 * 1024 * 1024;
+
+/**
+ * The least a round reads for `analysis: "auto"` to analyse in a worker thread (8 MiB, about
+ * 3,500 entries of the benchmark's size): below it the worker's start (a thread, its own
+ * module loading and Snowball, ~50–100 ms of CPU) is a noticeable part of the run.
+ */
+export const WORKER_MIN_BYTES = 8 * 1024 * 1024;
 
 /** Bytes per request to the worker (1 MB); a batch (one transaction) holds up to 10. */
 const WORKER_CHUNK_BYTES = 1024 * 1024;
@@ -437,9 +456,9 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
     // and writing overlap; it is still written in one transaction.
     const chunkLimit = analyser.threaded ? WORKER_CHUNK_BYTES : batchLimit;
     /** Complete batches waiting to be written, oldest first (at most two with a worker). */
-    const queue: { items: BatchItem[]; analysis: Promise<FileAnalysis[]>; ready: boolean }[] = [];
+    const queue: { items: BatchItem[]; analysis: Promise<BatchAnalysis>; ready: boolean }[] = [];
     let batch: BatchItem[] = [];
-    let chunks: Promise<FileAnalysis[]>[] = [];
+    let chunks: Promise<BatchAnalysis>[] = [];
     let batchBytes = 0;
     let chunkStart = 0;
     let chunkBytes = 0;
@@ -455,14 +474,20 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
     const writeOldest = async () => {
       const oldest = queue.shift();
       if (oldest === undefined) return;
-      write(oldest.items, await oldest.analysis, pending, requeue);
+      const analysis = await oldest.analysis;
+      write(oldest.items, analysis.files, pending, requeue, analysis.stems);
       report();
     };
     const closeBatch = async () => {
       sendChunk();
       const entry = {
         items: batch,
-        analysis: Promise.all(chunks).then((parts) => parts.flat()),
+        analysis: Promise.all(chunks).then(
+          (parts): BatchAnalysis => ({
+            files: parts.flatMap((part) => part.files),
+            stems: parts.flatMap((part) => part.stems),
+          }),
+        ),
         ready: false,
       };
       entry.analysis.then(
@@ -502,15 +527,18 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
   }
 
   /**
-   * The analyser of a round: a worker thread when `analysis` is `worker`, the round reads
-   * enough bytes to be worth one and the compiled worker script exists, else this thread.
+   * The analyser of a round: a worker thread when `analysis` is `worker` (and the round reads
+   * anything) or `auto` (and the round reads at least {@link WORKER_MIN_BYTES}) and the
+   * compiled worker script exists, else this thread. With bodies read back from git, the
+   * worker leaves them out of its answers (never stored, so never copied back).
    */
   async function analyserFor(blobs: readonly KnowledgeBlob[]): Promise<BatchAnalyser> {
     if (options.mechanisms !== undefined) return inlineAnalyser(options.mechanisms);
-    if (options.analysis !== "worker") return inlineAnalyser();
+    const mode = options.analysis ?? "auto";
+    if (mode === "inline") return inlineAnalyser();
     const bytes = blobs.reduce((sum, blob) => sum + blob.size, 0);
-    if (bytes === 0) return inlineAnalyser();
-    return startWorkerAnalyser() ?? inlineAnalyser();
+    if (bytes === 0 || (mode === "auto" && bytes < WORKER_MIN_BYTES)) return inlineAnalyser();
+    return startWorkerAnalyser({ dropBodies: bodyInGit }) ?? inlineAnalyser();
   }
 
   /**
@@ -520,16 +548,18 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
    * batch.
    *
    * @param analyses - `analyseFiles` of the batch, aligned with `batch`.
+   * @param stems - stems the worker computed for the batch, kept in the index's memo.
    */
   function write(
     batch: BatchItem[],
     analyses: FileAnalysis[],
     pending: Set<string>,
     requeue: Set<string>,
+    stems: readonly StemPair[] = [],
   ): void {
     let files = toFiles(batch);
     let preparsed = analyses.map((analysis) => analysis.parse);
-    const documents = new Map<string, IndexDocument | undefined>();
+    const documents = new Map<string, StoredDocument | undefined>();
     for (const [i, item] of batch.entries()) documents.set(item.blob.path, analyses[i]?.document);
     const inBatch = new Map(batch.map(({ blob }) => [blob.path, blob]));
     let result = parseBatch(files, { mode: "lenient", preparsed });
@@ -563,6 +593,7 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
     const replaced = [...inBatch.keys()].filter((path) => !fresh.has(path));
     if (replaced.length > 0) index.preloadBodies?.(repoName, replaced);
     index.transaction(() => {
+      if (stems.length > 0) index.keepStems?.(stems);
       // An id held by the old version of another file of the batch is freed first, so
       // files may swap ids in one commit.
       for (const path of freeFirst) {

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openGitRepo } from "../../../src/adapters/git-cli/git-cli-repo.js";
+import { stemToken } from "../../../src/core/text/stem.js";
 import { openIndex } from "../../../src/index/entry-index.js";
 import type { GitRepo } from "../../../src/ports/git-repo.js";
 import { indexFolder } from "../../../src/services/indexing/index-folder.js";
@@ -354,5 +355,60 @@ describe("indexFolder", () => {
     await expect(
       indexFolder({ index, dir: join(dir, "nope"), repoName: "x" }),
     ).rejects.toMatchObject({ code: "path_not_found" });
+  });
+});
+
+describe("indexRepository: where files are analysed", () => {
+  /** Every row of every table of the index file (FTS5's own tables included), in rowid order. */
+  const rows = (index: Index) =>
+    index.withDatabase((db) => {
+      const tables = db
+        .prepare(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name",
+        )
+        .pluck()
+        .all() as string[];
+      return Object.fromEntries(
+        tables.map((table) => [table, db.prepare(`SELECT * FROM "${table}"`).raw().all()]),
+      );
+    });
+
+  it("writes the same rows, stems included, whether files are analysed here or in the worker", async () => {
+    const files: RepoFiles = { [`${K}/bad.md`]: "---\nid: [broken\n---\n\nBody.\n" };
+    for (let n = 1; n <= 40; n++) {
+      files[`${K}/e${n}.md`] = entry(n, `Запись ${n}: как откатить деплой, tokens ${n * 7} ёжик.`);
+    }
+    const repo = await makeRepo(files);
+    const work = await mkdtemp(join(tmpdir(), "lore-index-"));
+    try {
+      const built: Record<string, unknown>[] = [];
+      for (const analysis of ["inline", "worker"] as const) {
+        const git = await openGitRepo(repo.dir);
+        const index = openIndex(join(work, `${analysis}.db`), { now: () => 1_700_000_000_000 });
+        try {
+          const report = await indexRepository({ index, repo: git, repoName: "r", analysis });
+          expect(report).toMatchObject({ added: 40, skipped: 1 });
+          built.push(rows(index));
+        } finally {
+          index.close();
+          await git.close();
+        }
+      }
+      const [inline, worker] = built as [Record<string, unknown[]>, Record<string, unknown[]>];
+      const { stems: inlineStems = [], ...inlineRest } = inline;
+      const { stems: workerStems = [], ...workerRest } = worker;
+      expect(workerRest).toEqual(inlineRest);
+      // The memo of stems: the worker's analysis fills it as the index's own does. This
+      // thread skips the words its own memo held before the run (stemmed by earlier tests);
+      // the worker, fresh, keeps those too — every pair a stem of this version.
+      expect(inlineStems.length).toBeGreaterThan(10);
+      expect(workerStems).toEqual(expect.arrayContaining(inlineStems));
+      for (const [token, stem] of workerStems as [string, string][]) {
+        expect(stemToken(token)).toBe(stem);
+      }
+    } finally {
+      await repo.cleanup();
+      await rm(work, { recursive: true, force: true });
+    }
   });
 });
