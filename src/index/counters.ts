@@ -29,6 +29,8 @@ import {
   type CounterRow,
   type CountKey,
   countingRepo,
+  readCount,
+  shownCounts,
   type UsageCount,
 } from "../core/stats/usage-counts.js";
 import { type DailyRow, dayOf } from "../core/stats/usage-days.js";
@@ -130,9 +132,7 @@ export class Counters {
    * @param now - when, ms since the epoch.
    */
   countShown(user: string, entries: readonly CountKey[], now: number): void {
-    for (const { repo, id } of entries) {
-      this.#queue.push({ kind: "shown", user, repo: countingRepo(repo), entryId: id, now });
-    }
+    for (const count of shownCounts(user, entries, now)) this.#queue.push(count);
   }
 
   /**
@@ -143,13 +143,7 @@ export class Counters {
    * @param now - when, ms since the epoch.
    */
   countRead(user: string, entry: CountKey, now: number): void {
-    this.#queue.push({
-      kind: "read",
-      user,
-      repo: countingRepo(entry.repo),
-      entryId: entry.id,
-      now,
-    });
+    this.#queue.push(readCount(user, entry, now));
   }
 
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { foldCounts, type UsageCount } from "./usage-counts.js";
+import { foldCounts, readCount, shownCounts, type UsageCount } from "./usage-counts.js";
 
 const DAY = Date.UTC(2026, 2, 1, 12);
 
@@ -54,5 +54,32 @@ describe("foldCounts", () => {
 
   it("answers nothing for an empty batch", () => {
     expect(foldCounts([])).toEqual({ counters: [], days: [] });
+  });
+});
+
+describe("shownCounts and readCount", () => {
+  it("count a draft under its repository, and a repeated entry each time", () => {
+    expect(
+      shownCounts(
+        "ann",
+        [
+          { repo: "draft:acme/app", id: "e1" },
+          { repo: "acme/lib", id: "e2" },
+          { repo: "draft:acme/app", id: "e1" },
+        ],
+        DAY,
+      ),
+    ).toEqual([
+      { kind: "shown", user: "ann", repo: "acme/app", entryId: "e1", now: DAY },
+      { kind: "shown", user: "ann", repo: "acme/lib", entryId: "e2", now: DAY },
+      { kind: "shown", user: "ann", repo: "acme/app", entryId: "e1", now: DAY },
+    ]);
+    expect(readCount("bob", { repo: "draft:acme/app", id: "e3" }, DAY + 1)).toEqual({
+      kind: "read",
+      user: "bob",
+      repo: "acme/app",
+      entryId: "e3",
+      now: DAY + 1,
+    });
   });
 });

@@ -46,22 +46,41 @@ export interface UsageCount {
 }
 
 /**
+ * The counts one showing makes: one `shown` per listed entry (a repeated one counts each
+ * time), each under its counting repository ({@link countingRepo}).
+ *
+ * @param user - who was shown them.
+ * @param entries - the listed entries, by repository (source) and id.
+ * @param now - when, ms since the epoch.
+ */
+export function shownCounts(user: string, entries: readonly CountKey[], now: number): UsageCount[] {
+  return entries.map(({ repo, id }) => ({
+    kind: "shown",
+    user,
+    repo: countingRepo(repo),
+    entryId: id,
+    now,
+  }));
+}
+
+/**
+ * The count one read makes, under its counting repository ({@link countingRepo}).
+ *
+ * @param user - who opened it.
+ * @param entry - the entry, by repository (source) and id.
+ * @param now - when, ms since the epoch.
+ */
+export function readCount(user: string, entry: CountKey, now: number): UsageCount {
+  return { kind: "read", user, repo: countingRepo(entry.repo), entryId: entry.id, now };
+}
+
+/**
  * The change a batch makes to one counter row: counts added, and the times the row takes
  * when it has none yet (`first*`: the batch's first count of the kind, in batch order, as
  * counting them one by one would keep) or when they are later (`last*`: the batch's
- * latest). `null` where the batch has no count of the kind.
+ * latest). `null` where the batch has no count of the kind. The same shape as a row.
  */
-export interface CounterDelta {
-  user: string;
-  repo: string;
-  entryId: string;
-  shown: number;
-  read: number;
-  firstShownAt: number | null;
-  lastShownAt: number | null;
-  firstReadAt: number | null;
-  lastReadAt: number | null;
-}
+export type CounterDelta = CounterRow;
 
 /** The change a batch makes to one row of one UTC day (`usage_days`, migration 10). */
 export interface DayDelta {

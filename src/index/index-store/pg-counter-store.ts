@@ -18,6 +18,8 @@ import {
   type CountKey,
   countingRepo,
   foldCounts,
+  readCount,
+  shownCounts,
   type UsageCount,
 } from "../../core/stats/usage-counts.js";
 import type { DailyRow } from "../../core/stats/usage-days.js";
@@ -107,19 +109,11 @@ export class PgCounterStore implements CounterStore {
   }
 
   countShown(user: string, entries: readonly CountKey[], now: number): void {
-    for (const { repo, id } of entries) {
-      this.#queue.push({ kind: "shown", user, repo: countingRepo(repo), entryId: id, now });
-    }
+    for (const count of shownCounts(user, entries, now)) this.#queue.push(count);
   }
 
   countRead(user: string, entry: CountKey, now: number): void {
-    this.#queue.push({
-      kind: "read",
-      user,
-      repo: countingRepo(entry.repo),
-      entryId: entry.id,
-      now,
-    });
+    this.#queue.push(readCount(user, entry, now));
   }
 
   recordShown(user: string, entries: readonly CountKey[], now: number): Promise<void> {
