@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SNOWBALL_CACHE_NAME } from "../../src/main/snowball-code-cache.js";
 import { makeRepo, type TestRepo } from "../helpers/make-repo.js";
+import { initializeRequest } from "../helpers/mcp-messages.js";
 import { knowledgeFiles } from "./fixture-entries.js";
 import { isolatedEnv, LORE_BIN, type LoreRun, runLore } from "./run-lore.js";
 
@@ -94,16 +95,7 @@ function mcpSession(
     });
     child.on("error", reject);
     child.on("close", (code) => resolve({ answers, code }));
-    send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "bundle-test", version: "0" },
-      },
-    });
+    send(initializeRequest("bundle-test"));
   });
 }
 

@@ -10,6 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeRepo } from "../helpers/make-repo.js";
+import { INITIALIZED_NOTIFICATION, initializeRequest } from "../helpers/mcp-messages.js";
 import { isolatedEnv, LORE_BIN, runLore } from "./run-lore.js";
 
 const K = ".gitriver/knowledge";
@@ -37,17 +38,8 @@ const indexedCommit = async () =>
   (JSON.parse((await lore(["repos", "--json"])).stdout) as { repos: { commit: string }[] }).repos[0]
     ?.commit;
 
-const INITIALIZE = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-06-18",
-    capabilities: {},
-    clientInfo: { name: "test", version: "1" },
-  },
-};
-const INITIALIZED = { jsonrpc: "2.0", method: "notifications/initialized" };
+const INITIALIZE = initializeRequest("test");
+const INITIALIZED = INITIALIZED_NOTIFICATION;
 const recallRequest = (requestId: number) => ({
   jsonrpc: "2.0",
   id: requestId,

@@ -6,6 +6,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { makeRepo, type TestRepo } from "../helpers/make-repo.js";
+import { initializeRequest } from "../helpers/mcp-messages.js";
 import { knowledgeFiles, MIGRATION_ID, ROLLBACK_ID } from "./fixture-entries.js";
 import { isolatedEnv, LORE_BIN } from "./run-lore.js";
 import { type ServedLore, startServe } from "./serve-lore.js";
@@ -100,9 +101,7 @@ describe("lore mcp: a message over the limit is refused, the session goes on", (
         check();
         void exited.then((code) => reject(new Error(`lore mcp exited ${code}`)));
       });
-    child.stdin.write(
-      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } })}\n`,
-    );
+    child.stdin.write(`${JSON.stringify(initializeRequest())}\n`);
     child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
     child.stdin.write(`${pingOfSize(2, LIMIT)}\n`);
     child.stdin.write(`${pingOfSize(3, LIMIT + 1)}\n`);

@@ -10,6 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeRepo, type TestRepo } from "../helpers/make-repo.js";
+import { initializeRequest } from "../helpers/mcp-messages.js";
 import { knowledgeFiles } from "./fixture-entries.js";
 import { isolatedEnv, runLore } from "./run-lore.js";
 import { type ServedLore, startServe } from "./serve-lore.js";
@@ -35,16 +36,7 @@ afterAll(async () => {
   sandbox?.cleanup();
 });
 
-const INITIALIZE = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-06-18",
-    capabilities: {},
-    clientInfo: { name: "t", version: "1" },
-  },
-});
+const INITIALIZE = JSON.stringify(initializeRequest());
 
 function post(path: string, origin?: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {

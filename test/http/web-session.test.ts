@@ -5,6 +5,7 @@ import { SIGN_IN_FAILURES_PER_MINUTE } from "../../src/core/web/sign-in-limit.js
 import { gitHttpRoutes } from "../../src/http/git/git-http-routes.js";
 import { createToken } from "../../src/services/access/tokens.js";
 import { WEB_SESSION_LIFETIME_MS } from "../../src/services/web/web-session.js";
+import { initializeRequest } from "../helpers/mcp-messages.js";
 import { callJson, IDS, startTeamFixture, type TeamFixture, writerToken } from "./team-fixture.js";
 
 // The web view's sign-in over real HTTP on 127.0.0.1: the cookie stands for its token on
@@ -332,16 +333,7 @@ describe("transports that take tokens only", () => {
         accept: "application/json, text/event-stream",
         "content-type": "application/json",
       },
-      body: {
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "t", version: "1" },
-        },
-      },
+      body: initializeRequest(),
     });
     expect(answer.status).toBe(401);
     expect(answer.body.error.code).toBe("token_required");
