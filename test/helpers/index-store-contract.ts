@@ -6,19 +6,13 @@
  * the engine's own (schemas, several servers' locks, connections) stays in those files.
  */
 import { setImmediate as tick } from "node:timers/promises";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { CounterRow } from "../../src/core/stats/usage-counts.js";
 import type { IndexStore } from "../../src/ports/index-store.js";
+import { type StoreHarness, useCaseStores } from "./store-harness.js";
 
 /** How the contract reaches one engine. */
-export interface IndexStoreHarness {
-  /** Makes a fresh, empty place for the next case (an index file, a schema). */
-  fresh(): Promise<void>;
-  /** Opens a store on the current place; each call a connection of its own (another server). */
-  open(): Promise<IndexStore>;
-  /** Drops the current place (every store opened on it is closed by then). */
-  dispose(): Promise<void>;
-}
+export type IndexStoreHarness = StoreHarness<IndexStore>;
 
 const ID1 = "0190f5a4-3b2c-7d10-8a11-2b3c4d5e6f70";
 const ID2 = "0190f5a4-3b2d-7e21-9b22-3c4d5e6f7081";
@@ -59,22 +53,11 @@ function deferred(): { promise: Promise<void>; resolve: () => void } {
  */
 export function describeIndexStoreContract(engine: string, harness: IndexStoreHarness): void {
   describe(`index store contract: ${engine}`, () => {
+    const stores = useCaseStores(harness);
+    const another = () => stores.another();
     let store: IndexStore;
-    const others: IndexStore[] = [];
-    /** A second store on the same place (another server). */
-    const another = async () => {
-      const other = await harness.open();
-      others.push(other);
-      return other;
-    };
-    beforeEach(async () => {
-      await harness.fresh();
-      store = await harness.open();
-    });
-    afterEach(async () => {
-      for (const other of others.splice(0)) await other.close();
-      await store.close();
-      await harness.dispose();
+    beforeEach(() => {
+      store = stores.store;
     });
 
     it("stores a durable count before it resolves: another server reads it at once", async () => {

@@ -5,19 +5,13 @@
  * PostgreSQL's (`pg-server-store.test.ts`) both run it, so neither engine can drift; only
  * what is the engine's own (files, pragmas, schemas, connection errors) stays in those files.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { LoreError } from "../../src/core/errors/lore-error.js";
 import type { ServerStore } from "../../src/ports/server-store.js";
+import { type StoreHarness, useCaseStores } from "./store-harness.js";
 
 /** How the contract reaches one engine. */
-export interface ServerStoreHarness {
-  /** Makes a fresh, empty place for the next case (a file, a schema). */
-  fresh(): Promise<void>;
-  /** Opens a store on the current place; each call a connection (pool) of its own. */
-  open(): Promise<ServerStore>;
-  /** Drops the current place (every store opened on it is closed by then). */
-  dispose(): Promise<void>;
-}
+export type ServerStoreHarness = StoreHarness<ServerStore>;
 
 /** Awaits a promise that must be refused; answers the refusal. */
 export async function refusal(promise: Promise<unknown>): Promise<LoreError> {
@@ -37,22 +31,11 @@ export async function refusal(promise: Promise<unknown>): Promise<LoreError> {
  */
 export function describeServerStoreContract(engine: string, harness: ServerStoreHarness): void {
   describe(`server store contract: ${engine}`, () => {
+    const stores = useCaseStores(harness);
+    const another = () => stores.another();
     let store: ServerStore;
-    const others: ServerStore[] = [];
-    /** A second store on the same place (another process, another server). */
-    const another = async () => {
-      const other = await harness.open();
-      others.push(other);
-      return other;
-    };
-    beforeEach(async () => {
-      await harness.fresh();
-      store = await harness.open();
-    });
-    afterEach(async () => {
-      for (const other of others.splice(0)) await other.close();
-      await store.close();
-      await harness.dispose();
+    beforeEach(() => {
+      store = stores.store;
     });
 
     it("maps duplicate names to user_exists, group_exists, repo_exists and key_exists", async () => {
