@@ -13,7 +13,12 @@ import { type Edition, PAID_FEATURES, requireEdition } from "../core/editions/ed
 import { LoreError } from "../core/errors/lore-error.js";
 import { DEFAULT_MIN_AGE_DAYS, DEFAULT_MIN_SHOWN } from "../core/stats/usage-stats.js";
 import type { StatsAnswer, StatsArgs } from "../mcp/knowledge-port.js";
-import { reportDead, reportMe, reportTeam } from "../services/stats/usage-reports.js";
+import {
+  reportDead,
+  reportMe,
+  reportTeam,
+  writeQueuedCounts,
+} from "../services/stats/usage-reports.js";
 import type { Lore } from "./compose.js";
 import { licenceWarning, loadLicence } from "./load-licence.js";
 
@@ -69,6 +74,7 @@ export function localStats(
     if (args.kind === "dead") requireEdition(await editionOf(), PAID_FEATURES.stats_dead);
     const repo = await localRepo(lore, options.cwd, args.repo);
     const index = lore.entryIndex;
+    await writeQueuedCounts(index);
     if (args.kind === "me") return reportMe(index, repo, lore.settings.user);
     if (args.kind === "team") return reportTeam(index, repo);
     return reportDead(

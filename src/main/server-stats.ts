@@ -24,7 +24,12 @@ import { authorizeRepo } from "../services/access/authorize.js";
 import { markRead } from "../services/stats/mark-read.js";
 import { markShown } from "../services/stats/mark-shown.js";
 import { reportDaily } from "../services/stats/usage-daily.js";
-import { reportDead, reportMe, reportTeam } from "../services/stats/usage-reports.js";
+import {
+  reportDead,
+  reportMe,
+  reportTeam,
+  writeQueuedCounts,
+} from "../services/stats/usage-reports.js";
 
 /** What {@link createStatsApi} needs. */
 export interface ServerStatsDeps {
@@ -73,11 +78,13 @@ export function createStatsApi(deps: ServerStatsDeps): StatsApi {
     },
     async me(principal, fullName) {
       const repo = await readable(principal, fullName);
+      await writeQueuedCounts(deps.index);
       return reportMe(deps.index, repo.fullName, principal.user);
     },
     async team(principal, fullName) {
       requireEdition(edition, PAID_FEATURES.stats_team);
       const repo = await readable(principal, fullName);
+      await writeQueuedCounts(deps.index);
       return reportTeam(deps.index, repo.fullName);
     },
     async dead(principal, fullName, thresholds) {
@@ -86,6 +93,7 @@ export function createStatsApi(deps: ServerStatsDeps): StatsApi {
       // of the repository either.
       const applied = resolveThresholds(thresholds);
       const repo = await readable(principal, fullName);
+      await writeQueuedCounts(deps.index);
       return reportDead(deps.index, repo.fullName, applied, now());
     },
     async daily(principal, fullName, query) {

@@ -10,6 +10,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeRepo, type TestRepo } from "../../../test/helpers/make-repo.js";
 import { storeDraft } from "../../../test/helpers/store-drafts.js";
@@ -20,7 +21,7 @@ import { DAY_MS, parseThresholds } from "../../core/stats/dead-memory.js";
 import { STATS_CAP } from "../../core/stats/usage-stats.js";
 import { type EntryIndex, openIndex } from "../../index/entry-index.js";
 import { indexRepository } from "../indexing/index-repo.js";
-import { reportDead, reportMe, reportTeam } from "./usage-reports.js";
+import { reportDead, reportMe, reportTeam, writeQueuedCounts } from "./usage-reports.js";
 
 const id = (n: number) => `0190f5a4-3b2c-7d10-8a11-${n.toString(16).padStart(12, "0")}`;
 const SHA = (n: number) => n.toString(16).padStart(40, "0");
@@ -262,5 +263,41 @@ describe("reportDead", () => {
     } finally {
       upgraded.close();
     }
+  });
+});
+
+describe("writeQueuedCounts", () => {
+  /** Another connection (a refresh, a heal) holding the index's write lock. */
+  const holdWriteLock = () => {
+    const other = new Database(join(dir, "index.db"), { timeout: 0 });
+    other.exec("BEGIN IMMEDIATE");
+    return () => {
+      other.exec("COMMIT");
+      other.close();
+    };
+  };
+
+  it("waits out another writer, so a report counts what was just shown", async () => {
+    put(1);
+    const release = holdWriteLock();
+    index.countShown("ann", [{ repo: REPO, id: id(1) }], T0);
+    // While the lock is held the report alone misses the queued count…
+    expect(reportMe(index, REPO, "ann").items).toEqual([]);
+    const written = writeQueuedCounts(index);
+    setTimeout(release, 50);
+    await written;
+    // …and after the wait it has it.
+    expect(reportMe(index, REPO, "ann").items.map((r) => [r.id, r.shown])).toEqual([[id(1), 1]]);
+  });
+
+  it("answers from the stored counts when the writer outlasts the wait, losing none", async () => {
+    put(1);
+    const release = holdWriteLock();
+    index.countShown("ann", [{ repo: REPO, id: id(1) }], T0);
+    await writeQueuedCounts(index, 30);
+    expect(reportMe(index, REPO, "ann").items).toEqual([]);
+    release();
+    await writeQueuedCounts(index, 30);
+    expect(reportMe(index, REPO, "ann").items.map((r) => [r.id, r.shown])).toEqual([[id(1), 1]]);
   });
 });

@@ -13,7 +13,37 @@ import {
   STATS_CAP,
   type UsageAnswer,
 } from "../../core/stats/usage-stats.js";
+import { isBusy, whenFree } from "../../index/counters.js";
 import type { EntryIndex } from "../../index/entry-index.js";
+
+/**
+ * How long a report waits for another writer of the index (a refresh, a push's heal) before
+ * it answers from the counts already stored, ms.
+ */
+export const QUEUED_COUNTS_WAIT_MS = 5_000;
+
+/**
+ * Writes this process's queued shown/read counts before a report reads them, so that a
+ * report counts what the caller was just shown — even while another connection (the
+ * start-up refresh of `lore mcp`, a push's heal on the team server) holds the index's write
+ * lock: the write is retried without blocking the thread until the lock is free or
+ * `waitMs` has passed; then the report answers from the stored counts (the queued ones are
+ * written later, none is lost).
+ *
+ * @param index - the index whose queue is written.
+ * @param waitMs - the longest wait, ms. Default {@link QUEUED_COUNTS_WAIT_MS}.
+ * @throws the SQLite error of the write when it fails other than busy.
+ */
+export async function writeQueuedCounts(
+  index: EntryIndex,
+  waitMs: number = QUEUED_COUNTS_WAIT_MS,
+): Promise<void> {
+  try {
+    await whenFree(() => index.flushCounts({ wait: false }), waitMs);
+  } catch (error) {
+    if (!isBusy(error)) throw error;
+  }
+}
 
 /** Reads every record of a repository (the dead-memory report filters after reading). */
 const ALL = Number.MAX_SAFE_INTEGER;
