@@ -57,6 +57,8 @@ export class BoundedStdioServerTransport implements Transport {
   /** The pieces of the line being read while it is within the limit. */
   private pieces: Buffer[] = [];
   private bytes = 0;
+  /** Resolves at the next `drain` of stdout while a write waits on a full pipe. */
+  private drained: Promise<void> | undefined;
   /** Set while an over-limit line is being discarded: finds its id as it passes. */
   private discarding: JsonRpcIdScanner | undefined;
   private started = false;
@@ -171,9 +173,15 @@ export class BoundedStdioServerTransport implements Transport {
   }
 
   private writeLine(line: string): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.stdout.write(line)) resolve();
-      else this.stdout.once("drain", resolve);
+    if (this.stdout.write(line)) return Promise.resolve();
+    // One drain listener however many answers wait on a full pipe (one each would pass
+    // the emitter's listener limit and warn).
+    this.drained ??= new Promise<void>((resolve) => {
+      this.stdout.once("drain", () => {
+        this.drained = undefined;
+        resolve();
+      });
     });
+    return this.drained;
   }
 }

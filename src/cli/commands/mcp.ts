@@ -104,6 +104,9 @@ export const mcpCommand: Command = {
     const { createMcpServer } = await import("../../mcp/create-mcp-server.js");
     const { BoundedStdioServerTransport } = await import("../../mcp/bounded-stdio-transport.js");
     const { StartUpGate } = await import("../../mcp/start-up-gate.js");
+    const { ANSWERS_AFTER_END_MS, allObservers, InFlightRequests } = await import(
+      "../../mcp/in-flight-requests.js"
+    );
     // Answers at once from the existing index; refreshes in the background (and before an
     // answer when HEAD moved); waits only for repositories never indexed. The start-up
     // refresh of indexed repositories begins once the first tools/call is answered or the
@@ -131,21 +134,28 @@ export const mcpCommand: Command = {
       federation: lore.federation(toolNames(style)),
       federationFeatures: federationFeatures(ctx.settings()),
     });
+    let inputEnded = false;
     const closed = new Promise<void>((done) => {
       process.stdin.once("end", () => done());
       process.stdin.once("close", () => done());
+    }).then(() => {
+      inputEnded = true;
     });
+    // Requests read before the input ended are still answered (a client may write them
+    // all and close its end); a signal stops at once.
+    const inFlight = new InFlightRequests();
     // A line over the 4 MiB message limit is refused with `request_too_large` and one line
     // on stderr; the session goes on (the SDK's own transport would end it in silence).
     const transport = new BoundedStdioServerTransport(process.stdin, process.stdout, {
       lang: ctx.lang,
       log: ctx.err,
-      observer: gate,
+      observer: allObservers(gate, inFlight),
     });
     transport.onclose = () => {};
     gate.arm();
     await server.connect(transport);
     await untilStopped(closed);
+    if (inputEnded) await inFlight.settled(ANSWERS_AFTER_END_MS);
     gate.close();
     await served.close();
     await server.close();
