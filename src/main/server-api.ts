@@ -10,6 +10,7 @@
  * repository sees its drafts, nobody else sees anything of them.
  */
 
+import { join } from "node:path";
 import { bareMergeGit } from "../adapters/git-cli/merge-git.js";
 import type { Principal } from "../core/access/rights.js";
 import { draftSourceOf } from "../core/drafts/draft.js";
@@ -114,7 +115,9 @@ export function rootsForbidden(): LoreError {
  */
 export function createServerApi(deps: ServerApiDeps): ServerApi {
   const now = deps.now ?? Date.now;
-  const indexStore = deps.indexStore ?? sqliteIndexStore(deps.index);
+  // Several servers may share the data folder: their delivery locks meet in its `locks/`.
+  const indexStore =
+    deps.indexStore ?? sqliteIndexStore(deps.index, { lockDir: join(deps.dataDir, "locks") });
   const hosted = (repo: RepoRecord): HostedRepo => ({
     fullName: repo.fullName,
     dir: bareRepoPath(deps.dataDir, repo.fullName),

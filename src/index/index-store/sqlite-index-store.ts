@@ -2,13 +2,15 @@
  * The {@link IndexStore} port on SQLite (the embedded default): a view of the process's
  * `EntryIndex` — its counters, with their queue, are the index's own, so counts made
  * through the index (`countShown` of a local recall) and through this store are one queue
- * and one table — and locks of this process (one `lore serve` per SQLite data folder).
+ * and one table — and the delivery locks: of this process, and with a lock folder, of every
+ * server on the data folder (`file-locks.ts`).
  */
 import type { CounterRow, CountKey } from "../../core/stats/usage-counts.js";
 import type { DailyRow } from "../../core/stats/usage-days.js";
 import type { CounterStore, IndexStore, StoreLocks } from "../../ports/index-store.js";
 import { whenFree } from "../counters.js";
 import type { EntryIndex } from "../entry-index.js";
+import { FileLocks } from "./file-locks.js";
 import { deliveryLockName, ProcessLocks } from "./process-locks.js";
 
 /** How long a durable count or a flush waits for the index's write lock, ms. */
@@ -18,6 +20,11 @@ export const SQLITE_STORE_WAIT_MS = 30_000;
 export interface SqliteIndexStoreOptions {
   /** The longest wait for the write lock of a durable count or a flush, ms. Default {@link SQLITE_STORE_WAIT_MS}. */
   waitMs?: number;
+  /**
+   * The folder of the lock files shared by every server on the data folder (`<data>/locks`,
+   * see `file-locks.ts`). Absent: the locks hold within this process only.
+   */
+  lockDir?: string;
 }
 
 class SqliteCounterStore implements CounterStore {
@@ -87,9 +94,17 @@ class SqliteCounterStore implements CounterStore {
 
 class SqliteStoreLocks implements StoreLocks {
   readonly #locks = new ProcessLocks();
+  readonly #files: FileLocks | undefined;
+
+  constructor(lockDir: string | undefined) {
+    this.#files = lockDir === undefined ? undefined : new FileLocks(lockDir);
+  }
 
   withDeliveryLock<T>(repo: string, branch: string, work: () => Promise<T>): Promise<T> {
-    return this.#locks.run(deliveryLockName(repo, branch), work);
+    const name = deliveryLockName(repo, branch);
+    // This process's waiters in order first, then the other processes on the folder.
+    const files = this.#files;
+    return this.#locks.run(name, files === undefined ? work : () => files.run(name, work));
   }
 }
 
@@ -107,7 +122,7 @@ export function sqliteIndexStore(
   const counters = new SqliteCounterStore(index, options.waitMs ?? SQLITE_STORE_WAIT_MS);
   return {
     counters,
-    locks: new SqliteStoreLocks(),
+    locks: new SqliteStoreLocks(options.lockDir),
     async close() {
       // The queued counts only; a locked file leaves them to the index's own close.
       try {

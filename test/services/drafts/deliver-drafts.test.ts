@@ -1,6 +1,6 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { bareDeliveryTarget } from "../../../src/adapters/git-cli/bare-delivery-target.js";
 import { runGit } from "../../../src/adapters/git-cli/run-git.js";
@@ -391,23 +391,30 @@ describe("deliverDrafts, branch protection and races", () => {
     }
   });
 
-  it("two separate deliveries of one branch with different labels under the delivery lock: the drafts go out once", async () => {
+  /**
+   * Two `separate` deliveries of one branch with different labels, A through `locksA` and
+   * B through `locksB` on `indexB`: A writes only once B is under way — B asked for the lock
+   * (with it), or B found drafts to deliver and checks its right to write (it would, without
+   * the lock). Under one lock the drafts go out once.
+   */
+  async function deliverTwiceUnderLocks(
+    locksA: StoreLocks,
+    locksB: StoreLocks,
+    indexB: EntryIndex,
+  ) {
     const drafts = storeDrafts(index, 3, { repo: REPO, branch: "feature/login" });
-    const locks = sqliteIndexStore(index).locks;
-    // A writes only once B is under way: B asked for the lock (with it), or B found drafts
-    // to deliver and checks its right to write (it would, without the lock).
     let bUnderWay!: () => void;
     const bStarted = new Promise<void>((resolve) => {
       bUnderWay = resolve;
     });
     let asked = 0;
-    const watched: StoreLocks = {
+    const watch = (locks: StoreLocks): StoreLocks => ({
       withDeliveryLock(repo, branch, work) {
         asked += 1;
         if (asked === 2) bUnderWay();
         return locks.withDeliveryLock(repo, branch, work);
       },
-    };
+    });
     const real = bareDeliveryTarget(bare);
     const targetA: DeliveryTarget = {
       ...real,
@@ -422,7 +429,7 @@ describe("deliverDrafts, branch protection and races", () => {
       return opened.length;
     };
     const a = deliverDrafts(
-      { index, target: targetA, now: () => NOW, openMergeRequest, locks: watched },
+      { index, target: targetA, now: () => NOW, openMergeRequest, locks: watch(locksA) },
       {
         repo: REPO,
         input: { branch: "feature/login", mode: "separate", label: "a" },
@@ -431,11 +438,11 @@ describe("deliverDrafts, branch protection and races", () => {
     );
     const b = deliverDrafts(
       {
-        index,
+        index: indexB,
         target: real,
         now: () => NOW,
         openMergeRequest,
-        locks: watched,
+        locks: watch(locksB),
         checkWrite: async () => bUnderWay(),
       },
       {
@@ -448,6 +455,25 @@ describe("deliverDrafts, branch protection and races", () => {
     expect(first.delivered).toEqual(drafts.map((d) => d.id));
     expect(second).toEqual({ commits: [], branch: "knowledge/feature/login-b", delivered: [] });
     expect(opened).toEqual(["knowledge/feature/login-a"]);
+  }
+
+  it("two separate deliveries of one branch with different labels under the delivery lock: the drafts go out once", async () => {
+    const locks = sqliteIndexStore(index).locks;
+    await deliverTwiceUnderLocks(locks, locks, index);
+  });
+
+  it("the same from two servers on one data folder (two connections, one lock folder): once", async () => {
+    const lockDir = join(dirname(dbFile), "locks");
+    const second = openIndex(dbFile);
+    try {
+      await deliverTwiceUnderLocks(
+        sqliteIndexStore(index, { lockDir }).locks,
+        sqliteIndexStore(second, { lockDir }).locks,
+        second,
+      );
+    } finally {
+      second.close();
+    }
   });
 
   it("two truly concurrent deliveries, drafts added meanwhile: no file lost, none doubled", async () => {
