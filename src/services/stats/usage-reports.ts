@@ -27,8 +27,8 @@ export const QUEUED_COUNTS_WAIT_MS = 5_000;
  * report counts what the caller was just shown — even while another connection (the
  * start-up refresh of `lore mcp`, a push's heal on the team server) holds the index's write
  * lock: the write is retried without blocking the thread until the lock is free or
- * `waitMs` has passed; then the report answers from the stored counts (the queued ones are
- * written later, none is lost).
+ * `waitMs` has passed; then the report answers from the stored counts (the queued ones
+ * stay queued for the process's next flush).
  *
  * @param index - the index whose queue is written.
  * @param waitMs - the longest wait, ms. Default {@link QUEUED_COUNTS_WAIT_MS}.
