@@ -9,6 +9,7 @@ import { setImmediate as tick } from "node:timers/promises";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { CounterRow } from "../../src/core/stats/usage-counts.js";
 import type { IndexStore } from "../../src/ports/index-store.js";
+import { deferred } from "./deferred.js";
 import { type StoreHarness, useCaseStores } from "./store-harness.js";
 
 /** How the contract reaches one engine. */
@@ -34,15 +35,6 @@ function row(fields: Partial<CounterRow> & Pick<CounterRow, "user" | "entryId">)
     lastReadAt: null,
     ...fields,
   };
-}
-
-/** A promise and the function that resolves it. */
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve: () => void = () => undefined;
-  const promise = new Promise<void>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
 }
 
 /**

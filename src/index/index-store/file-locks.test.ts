@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { deferred } from "../../../test/helpers/deferred.js";
 import { FileLocks, lockFile } from "./file-locks.js";
 
 let dir: string;
@@ -17,15 +18,6 @@ beforeEach(() => {
 afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** A promise and the function that resolves it. */
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve: () => void = () => undefined;
-  const promise = new Promise<void>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
-}
 
 describe("FileLocks", () => {
   it("runs two holders of one name one after the other; another name does not wait", async () => {
