@@ -18,6 +18,7 @@ import { entryBodyOf } from "../core/entry/entry-body.js";
 import { entryText, indexDocument, type StoredDocument } from "../core/entry/index-document.js";
 import { evaluateContract } from "../core/entry/parse-contract.js";
 import { LoreError } from "../core/errors/lore-error.js";
+import { LineAnalysisMemo } from "../core/text/line-analysis-memo.js";
 import { type StemStore, withStemStore } from "../core/text/stem.js";
 import { ContractLookup } from "./contract-lookup.js";
 import {
@@ -456,6 +457,9 @@ export class EntryIndex {
       }
     }
     const report = JSON.stringify(diagnostics);
+    // The old text is analysed to take it out, the new one to put it in: lines they share
+    // are analysed once.
+    const memo = new LineAnalysisMemo();
     const skipped = file.parsed === undefined || duplicateOf !== undefined ? 1 : 0;
     if (existing === undefined) {
       fileId = Number(
@@ -463,7 +467,7 @@ export class EntryIndex {
       );
     } else {
       fileId = existing.fileId;
-      if (existing.entryFileId !== null) this.#dropEntry(fileId);
+      if (existing.entryFileId !== null) this.#dropEntry(fileId, memo);
       sql.updateFile.run(file.blobSha, report, skipped, fileId);
     }
     if (file.parsed === undefined || duplicateOf !== undefined) {
@@ -473,7 +477,7 @@ export class EntryIndex {
       fileId,
       file.repo,
       file.parsed,
-      file.document ?? indexDocument(file.parsed),
+      file.document ?? indexDocument(file.parsed, memo),
       file.bodyInGit === true,
     );
     // A file that arrives with a draft's id replaces the draft (seed 004, «Снимает
@@ -528,13 +532,13 @@ export class EntryIndex {
    * is re-analysed from the stored summary and body (`entryText`, deterministic), so its
    * row and token counts — hence bm25 — stay those of a fresh index.
    */
-  #dropEntry(fileId: number): void {
+  #dropEntry(fileId: number, memo?: LineAnalysisMemo): void {
     const stored = this.#sql.storedText.get(fileId) as
       | [string, string | null, string, string]
       | undefined;
     if (stored !== undefined) {
       const [summary, body, repo, blobSha] = stored;
-      const text = entryText(summary, body ?? this.#gitBody(repo, blobSha));
+      const text = entryText(summary, body ?? this.#gitBody(repo, blobSha), memo);
       this.#sql.deleteText.run(fileId, text.summaryText, text.bodyText);
     }
     this.#sql.deleteEntry.run(fileId);

@@ -4,7 +4,7 @@
  */
 
 import { type ContractWord, contractTools, contractWords } from "../recall/contract-match.js";
-import { analyzeText } from "../text/analyze-text.js";
+import { analyzeJoined, type LineAnalysisMemo } from "../text/line-analysis-memo.js";
 import type { ParsedEntry } from "./entry.js";
 
 /** The analysed form of one entry (the index and recall). */
@@ -35,12 +35,13 @@ export type StoredDocument = Omit<IndexDocument, "summaryText" | "bodyText"> & {
  * (unreachable entries never surface through contracts).
  *
  * @param parsed - the parsed entry.
+ * @param memo - lines analysed before (the old text of the entry this one replaces); absent = none.
  * @returns the document to store.
  */
-export function indexDocument(parsed: ParsedEntry): IndexDocument {
+export function indexDocument(parsed: ParsedEntry, memo?: LineAnalysisMemo): IndexDocument {
   const reachable = parsed.reachable;
   return {
-    ...entryText(parsed.summary, parsed.entry.body),
+    ...entryText(parsed.summary, parsed.entry.body, memo),
     words: reachable ? contractWords(parsed.entry.contract) : [],
     tools: reachable ? contractTools(parsed.entry.contract) : [],
   };
@@ -56,11 +57,14 @@ export function indexDocument(parsed: ParsedEntry): IndexDocument {
  *
  * @param summary - the display summary (`ParsedEntry.summary`, as stored in `entries.summary`).
  * @param body - the body (as stored in `entries.body`).
+ * @param memo - lines analysed before (`core/text/line-analysis-memo.ts`; the same result,
+ *   faster when old and new text share lines); absent = none.
  * @returns `{summaryText, bodyText}`: stems separated by one space (empty strings when none).
  */
 export function entryText(
   summary: string,
   body: string,
+  memo?: LineAnalysisMemo,
 ): Pick<IndexDocument, "summaryText" | "bodyText"> {
-  return { summaryText: analyzeText(summary).join(" "), bodyText: analyzeText(body).join(" ") };
+  return { summaryText: analyzeJoined(summary, memo), bodyText: analyzeJoined(body, memo) };
 }
