@@ -7,8 +7,12 @@ import { openGitRepo } from "../adapters/git-cli/git-cli-repo.js";
 import { openIndex } from "../index/entry-index.js";
 import { indexRepository } from "../services/indexing/index-repo.js";
 import { recall } from "../services/knowledge/recall.js";
+import { recallWithin } from "../services/knowledge/recall-within.js";
 import { search } from "../services/knowledge/search.js";
 import type { BenchQuery } from "./query-set.js";
+
+/** The index repository name the bench builds its corpus under. */
+export const BENCH_REPO_NAME = "bench";
 
 /** What one Lore index build did. */
 export interface LoreBuild {
@@ -39,7 +43,7 @@ export async function indexRepoInto(
     const report = await indexRepository({
       index,
       repo,
-      repoName: "bench",
+      repoName: BENCH_REPO_NAME,
       commit,
       // `BENCH_ANALYSIS=inline|worker` forces where files are analysed (default: as the
       // product does, `auto`).
@@ -77,6 +81,11 @@ export async function indexRepoInto(
 export interface BenchIndex {
   /** Recalls (query and/or tool, as the MCP tool does), counting shown; returns `total`. */
   recall(q: BenchQuery): number;
+  /**
+   * The same recall filtered to the bench repository (`recallWithin`, as the team server
+   * filters every read by the caller's rights); returns `total`.
+   */
+  recallWithin(q: BenchQuery): number;
   /** Searches the query's text; returns `total`. */
   search(query: string): number;
   close(): void;
@@ -91,6 +100,13 @@ export function openBenchIndex(dbFile: string): BenchIndex {
         ...(q.query === undefined ? {} : { query: q.query }),
         ...(q.tool === undefined ? {} : { tool: q.tool }),
         user: "bench",
+      }).total,
+    recallWithin: (q) =>
+      recallWithin(index, {
+        ...(q.query === undefined ? {} : { query: q.query }),
+        ...(q.tool === undefined ? {} : { tool: q.tool }),
+        user: "bench",
+        repos: [BENCH_REPO_NAME],
       }).total,
     search: (query) => search(index, { query }).total,
     close: () => index.close(),

@@ -164,8 +164,10 @@ export class TextSearch {
     type Statement = ReturnType<typeof p>;
     /**
      * Three variants of a statement: `[0]` over every match, `[1]` without the fired entries,
-     * `[2]` only the entries of some repositories (`@repos`, a JSON array; `+rowid` keeps the
-     * planner on the MATCH and tests each match against the set).
+     * `[2]` only the entries of some repositories (`@repos`, a JSON array): each match's
+     * repository is read by primary key and tested against the set, so the cost follows the
+     * matches (at most the budget) — a subquery listing the repositories' files would first
+     * collect every file of them (24 ms for one repository of 100k entries, against 2 ms).
      */
     const both = <T>(sql: string, as: (statement: Statement) => T): readonly [T, T, T] => [
       as(p(sql.replace("$EXCLUDE", ""))),
@@ -174,7 +176,7 @@ export class TextSearch {
         p(
           sql.replace(
             "$EXCLUDE",
-            "AND +rowid IN (SELECT file_id FROM files WHERE repo IN (SELECT value FROM json_each(@repos)))",
+            "AND (SELECT repo FROM files WHERE file_id = entry_text.rowid) IN (SELECT value FROM json_each(@repos))",
           ),
         ),
       ),
