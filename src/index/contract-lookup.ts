@@ -57,11 +57,23 @@ const DIRECT_READS = 128;
 /** Most lookups {@link ContractLookup} keeps (see `#kept`); past it the oldest is forgotten. */
 export const KEPT_LOOKUPS = 64;
 
-/** What one {@link ContractLookup.fire} collected (never changed once made). */
+/** What one {@link ContractLookup.fire} collected (never changed once made, but for its kept `levels`). */
 interface Fired {
   masks: Map<number, number>;
   tools: Set<number>;
   known: Map<number, string>;
+  /**
+   * The fired file ids grouped by terms covered, most first; made by the first
+   * {@link ContractLookup.best} of this lookup and kept with it (a kept lookup ranks the
+   * same way every time).
+   */
+  levels?: readonly Level[];
+}
+
+/** Fired entries that cover the same number of terms (`matched`, the tool counting one). */
+interface Level {
+  matched: number;
+  files: number[];
 }
 
 /** Lookups of fired contracts; statements prepared once. */
@@ -73,6 +85,8 @@ export class ContractLookup {
   #tools = new Set<number>();
   /** The last {@link fire}: entry ids already known (from fired phrases). */
   #known = new Map<number, string>();
+  /** The last {@link fire}'s whole lookup (where its levels are kept). */
+  #fired: Fired | undefined;
   readonly #db: SqliteDatabase;
   /**
    * Input (and repositories) → what its lookup collected, valid while nothing in the file
@@ -162,6 +176,7 @@ export class ContractLookup {
   }
 
   #use(fired: Fired): number {
+    this.#fired = fired;
     this.#masks = fired.masks;
     this.#tools = fired.tools;
     this.#known = fired.known;
@@ -234,18 +249,15 @@ export class ContractLookup {
    */
   best(limit: number, skip: readonly number[]): ContractHit[] {
     if (limit <= 0 || this.#masks.size === 0) return [];
-    const skipped = new Set(skip);
-    const levels = new Map<number, number[]>();
-    for (const [fileId, mask] of this.#masks) {
-      if (skipped.has(fileId)) continue;
-      const matched = countBits(mask) + (this.#tools.has(fileId) ? 1 : 0);
-      const level = levels.get(matched);
-      if (level === undefined) levels.set(matched, [fileId]);
-      else level.push(fileId);
-    }
+    const levels = this.#levels();
+    // Only the skipped entries that fired matter: usually far fewer than the text matches.
+    const skipped = new Set<number>();
+    for (const fileId of skip) if (this.#masks.has(fileId)) skipped.add(fileId);
     const out: ContractHit[] = [];
-    for (const matched of [...levels.keys()].sort((a, b) => b - a)) {
-      const files = levels.get(matched) as number[];
+    for (const level of levels) {
+      const files =
+        skipped.size === 0 ? level.files : level.files.filter((fileId) => !skipped.has(fileId));
+      if (files.length === 0) continue;
       const room = limit - out.length;
       // A group that fits, or a small one, is read by primary key; a large one that crosses
       // `limit` is cut by the id index (same order, fewer row reads).
@@ -258,6 +270,24 @@ export class ContractLookup {
       if (out.length >= limit) break;
     }
     return out;
+  }
+
+  /** The last {@link fire}'s levels, most terms covered first (made once per lookup). */
+  #levels(): readonly Level[] {
+    const fired = this.#fired;
+    if (fired?.levels !== undefined) return fired.levels;
+    const byMatched = new Map<number, number[]>();
+    this.#masks.forEach((mask, fileId) => {
+      const matched = countBits(mask) + (this.#tools.has(fileId) ? 1 : 0);
+      const files = byMatched.get(matched);
+      if (files === undefined) byMatched.set(matched, [fileId]);
+      else files.push(fileId);
+    });
+    const levels = [...byMatched]
+      .sort(([a], [b]) => b - a)
+      .map(([matched, files]) => ({ matched, files }));
+    if (fired !== undefined) fired.levels = levels;
+    return levels;
   }
 
   /**
