@@ -45,6 +45,22 @@ describe("README", () => {
     expect(block.trim().split("\n")).toEqual(["npm ci && npm run demo", "npm test"]);
   });
 
+  it("closes every code fence on a line of its own, before the next one opens", () => {
+    // A fence closed mid-line (```` ``` text ````) leaves the block open: the rest of the
+    // README renders as code and the blocks after it pair up wrongly.
+    const problems: string[] = [];
+    let open: number | undefined;
+    README.split("\n").forEach((line, i) => {
+      const fence = /^\s*```(.*)$/.exec(line);
+      if (fence === null) return;
+      if (open === undefined) open = i + 1;
+      else if ((fence[1] ?? "").trim() === "") open = undefined;
+      else problems.push(`line ${i + 1} opens a block inside the one opened at line ${open}`);
+    });
+    if (open !== undefined) problems.push(`the block opened at line ${open} is never closed`);
+    expect(problems).toEqual([]);
+  });
+
   it("lists every diagnostic code with its severity", () => {
     for (const [code, severity] of Object.entries(DIAGNOSTIC_CODES)) {
       expect(README).toMatch(new RegExp(`\\| \`${code}\` +\\| ${severity} +\\|`));

@@ -141,6 +141,69 @@ describe("lore serve", () => {
     expect((await get("/mcp", served.headers)).status).toBe(405);
   });
 
+  it("MCP transport refusals carry Lore's code and speak the caller's language", async () => {
+    const mcp = new URL("/mcp", served.url);
+    type Refusal = {
+      id: null;
+      error: { code: number; message: string; data: { error: { code: string; message: string } } };
+    };
+    const call = async (init: RequestInit) => {
+      const answer = await fetch(mcp, init);
+      return {
+        status: answer.status,
+        allow: answer.headers.get("allow"),
+        body: (await answer.json()) as Refusal,
+      };
+    };
+    const both = { ...served.headers, accept: "application/json, text/event-stream" };
+
+    const method = await call({
+      method: "GET",
+      headers: { ...served.headers, "accept-language": "ru" },
+    });
+    expect(method.status).toBe(405);
+    expect(method.allow).toBe("POST");
+    expect(method.body.error.data.error.code).toBe("invalid_input");
+    expect(method.body.error.message).toContain("без сессий");
+
+    const notJson = await call({
+      method: "POST",
+      headers: { ...both, "content-type": "application/json" },
+      body: "{not json",
+    });
+    expect(notJson.status).toBe(400);
+    expect(notJson.body.error.code).toBe(-32700);
+    expect(notJson.body.error.data.error).toEqual({
+      code: "invalid_input",
+      message: notJson.body.error.message,
+    });
+    expect(notJson.body.error.message).toContain("not JSON");
+
+    const ping = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
+    const accept = await call({
+      method: "POST",
+      headers: {
+        ...served.headers,
+        accept: "application/json",
+        "content-type": "application/json",
+        "accept-language": "ru-RU,ru;q=0.9",
+      },
+      body: ping,
+    });
+    expect(accept.status).toBe(406);
+    expect(accept.body.error.data.error.code).toBe("invalid_input");
+    expect(accept.body.error.message).toContain("text/event-stream");
+    expect(accept.body.error.message).toContain("заголовок Accept");
+
+    // The same request with both types is answered.
+    const answered = await fetch(mcp, {
+      method: "POST",
+      headers: { ...both, "content-type": "application/json" },
+      body: ping,
+    });
+    expect(answered.status).toBe(200);
+  });
+
   it("a second start keeps the owner and its token (no new user)", async () => {
     const users = await runLore(["serve", "--ssh-port", "0", "--port", String(served.url.port)], {
       cwd: sandbox.dir,
