@@ -32,7 +32,7 @@ import { bareRepoPath } from "../services/access/hosted-repos.js";
 import { createToken } from "../services/access/tokens.js";
 import { addUser } from "../services/access/users.js";
 import { installHooks } from "../services/push/install-hooks.js";
-import { startSshServer } from "../ssh/ssh-server.js";
+import { type RunningSshServer, startSshServer } from "../ssh/ssh-server.js";
 import type { Lore, ServedIndex } from "./compose.js";
 import { hookInstallOptions } from "./compose-hook.js";
 import { indexHostedRepo } from "./index-hosted-repo.js";
@@ -94,6 +94,8 @@ export interface TeamServer {
   licence: LicenceState;
   /** The SSH server's port; absent when it is off. */
   sshPort?: number;
+  /** The SSH host key's fingerprint (`SHA256:…`, as `ssh` shows it); absent when SSH is off. */
+  sshFingerprint?: string;
   dataDir: string;
   /** Stops listening, ends open connections, stops the index upkeep, closes the store. */
   close(): Promise<void>;
@@ -125,7 +127,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
   const store = await openServerStore(dataDir, lore.settings.server.database);
   let served: ServedIndex | undefined;
   let http: Server | undefined;
-  let ssh: { port: number; close(): Promise<void> } | undefined;
+  let ssh: RunningSshServer | undefined;
   // Heals write through a connection of their own: a heal is one transaction, and the
   // readers' connection must not see it half done.
   const writer = options.freshen === undefined ? openIndex(lore.settings.database) : undefined;
@@ -236,7 +238,9 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
       store,
       licence,
       dataDir,
-      ...(sshServer === undefined ? {} : { sshPort: sshServer.port }),
+      ...(sshServer === undefined
+        ? {}
+        : { sshPort: sshServer.port, sshFingerprint: sshServer.fingerprint }),
       close: async () => {
         await new Promise<void>((resolve) => {
           server.closeAllConnections();

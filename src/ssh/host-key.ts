@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ssh2 from "ssh2";
@@ -53,4 +54,23 @@ export function generateHostKey(): { private: string; public: string } {
     if (readable) return pair;
   }
   throw new Error(`no readable Ed25519 host key in ${KEY_TRIES} tries`);
+}
+
+/**
+ * The fingerprint OpenSSH shows for a host key (`ssh-keygen -lf`, and `ssh` on a first
+ * connection): `SHA256:` and the unpadded base64 of the SHA-256 of the public key blob.
+ * `lore serve` prints it so a user can check the key before accepting it.
+ *
+ * @param privateKey - the host key's private key text (OpenSSH format, as
+ *   {@link loadOrCreateHostKey} returns it).
+ * @returns e.g. `SHA256:kT3y…` (43 characters after the prefix for SHA-256).
+ * @throws Error when the text is not a key ssh2 can parse.
+ */
+export function hostKeyFingerprint(privateKey: string): string {
+  const key = ssh2.utils.parseKey(privateKey);
+  if (key instanceof Error) throw key;
+  const parsed = Array.isArray(key) ? key[0] : key;
+  if (parsed === undefined) throw new Error("no key in the host key file");
+  const digest = createHash("sha256").update(parsed.getPublicSSH()).digest("base64");
+  return `SHA256:${digest.replace(/=+$/, "")}`;
 }

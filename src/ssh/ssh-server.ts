@@ -14,7 +14,7 @@ import { authorizeRepo } from "../services/access/authorize.js";
 import { bareRepoPath } from "../services/access/hosted-repos.js";
 import { fingerprintOf, principalForKey } from "../services/access/ssh-keys.js";
 import { indexAfterPush } from "../services/push/index-after-push.js";
-import { loadOrCreateHostKey } from "./host-key.js";
+import { hostKeyFingerprint, loadOrCreateHostKey } from "./host-key.js";
 
 /** What the SSH server needs. */
 export interface SshServerDeps {
@@ -43,6 +43,8 @@ export interface SshServerDeps {
 export interface RunningSshServer {
   /** The port it listens on. */
   port: number;
+  /** The host key's fingerprint as OpenSSH shows it (`SHA256:…`, see `hostKeyFingerprint`). */
+  fingerprint: string;
   /** Stops listening and closes every connection. */
   close(): Promise<void>;
 }
@@ -86,6 +88,7 @@ export async function startSshServer(deps: SshServerDeps): Promise<RunningSshSer
   const port = (server.address() as AddressInfo).port;
   return {
     port,
+    fingerprint: hostKeyFingerprint(hostKey),
     close: () =>
       new Promise<void>((resolve) => {
         for (const client of connections) client.end();

@@ -162,6 +162,25 @@ describe("lore serve: git over HTTP and SSH, parse on push, the index read back"
     expect(await indexedPaths(annaToken)).toEqual([`${K}/a-typo.md`, `${K}/d-new.md`]);
   });
 
+  it("prints the SSH host key's fingerprint at start, the one the ssh client is shown", async () => {
+    const printed = /SSH host key ED25519 (SHA256:\S+)/.exec(served.stderr())?.[1];
+    expect(printed).toMatch(/^SHA256:[A-Za-z0-9+/]{43}$/);
+    // What a client sees: the key the server offers, fingerprinted by OpenSSH itself.
+    const seen = await new Promise<string>((resolve, reject) => {
+      const scan = spawn("sh", [
+        "-c",
+        `ssh-keyscan -t ed25519 -p ${sshPort} 127.0.0.1 2>/dev/null | ssh-keygen -lf -`,
+      ]);
+      let out = "";
+      scan.stdout.on("data", (chunk: Buffer) => {
+        out += chunk.toString("utf8");
+      });
+      scan.on("error", reject);
+      scan.on("close", () => resolve(out));
+    });
+    expect(seen.split(" ")[1]).toBe(printed);
+  });
+
   it("rights at the door: a reader cannot push, a stranger's repository is not found, no token is 401", async () => {
     const readOnly = await runGitClient(
       ["-c", basic(borisToken), "push", `${base()}/acme/app.git`, "main:boris"],

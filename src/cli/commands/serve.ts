@@ -93,6 +93,12 @@ export const serveCommand: Command = {
         ? `lore: MCP по HTTP на ${server.url} (проверка: GET /healthz; веб: ${server.base}/; API: ${server.base}/api/v1; git: ${server.base}/OWNER/NAME.git${server.sshPort === undefined ? "" : `, ssh://git@HOST:${server.sshPort}/OWNER/NAME.git`})`
         : `lore: serving MCP over HTTP at ${server.url} (health: GET /healthz; web view: ${server.base}/; API: ${server.base}/api/v1; git: ${server.base}/OWNER/NAME.git${server.sshPort === undefined ? "" : `, ssh://git@HOST:${server.sshPort}/OWNER/NAME.git`})`,
     );
+    if (server.sshFingerprint !== undefined)
+      ctx.err(
+        ctx.lang === "ru"
+          ? `lore: ключ хоста SSH ED25519 ${server.sshFingerprint} — сверьте с тем, что покажет ssh при первом подключении`
+          : `lore: SSH host key ED25519 ${server.sshFingerprint} — check it against what ssh shows on the first connection`,
+      );
     await untilStopped();
     await server.close();
     return EXIT_CODES.ok;
