@@ -79,7 +79,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   let lang: Lang = pickLang(process.env);
   const out = (text: string) => void io.stdout.write(`${text}\n`);
   const err = (text: string) => void io.stderr.write(`${text}\n`);
-  const [name, ...rest] = argv;
+  const [name, ...rest] = configFirst(argv);
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     const target = name === "help" ? COMMANDS.find((c) => c.name === rest[0]) : undefined;
     out(target ? (await target.load()).help : mainHelp(version));
@@ -91,7 +91,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   const entry = COMMANDS.find((c) => c.name === name);
   if (!entry) {
-    err(unknownCommandText(name, lang));
+    err(unknownCommandText(name, lang, rest));
     return EXIT_CODES.invalid_input;
   }
   const command = await entry.load();
@@ -171,10 +171,34 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 }
 
 /**
+ * The arguments with a leading `--config PATH` (or `--config=PATH`) moved after the command
+ * name: every command takes it, and `lore --config team.toml serve` is how many tools put a
+ * global option (git's `-c`, kubectl's `--kubeconfig`).
+ *
+ * @param argv - the arguments after `node main.js`.
+ * @returns `argv` itself, or `[command, "--config", PATH, ...rest]`.
+ */
+function configFirst(argv: readonly string[]): readonly string[] {
+  const [first, second, ...rest] = argv;
+  if (first === "--config" && second !== undefined && rest[0] !== undefined)
+    return [rest[0], "--config", second, ...rest.slice(1)];
+  if (first?.startsWith("--config=") === true && second !== undefined)
+    return [second, first, ...rest];
+  return argv;
+}
+
+/**
  * The refusal of an unknown first argument, with the nearest command — or, for one with a
  * leading dash (`--versoin`), the nearest top-level option (`--version`, `--help`).
  */
-function unknownCommandText(name: string, lang: Lang): string {
+function unknownCommandText(name: string, lang: Lang, rest: readonly string[]): string {
+  const later = rest.find((arg) => COMMANDS.some((c) => c.name === arg));
+  if (name.startsWith("-") && later !== undefined) {
+    // `lore --json recall x`: the command's own options follow its name.
+    return lang === "ru"
+      ? `lore: параметры команды пишутся после её имени: lore ${later} ${name} … [invalid_input]`
+      : `lore: a command's options go after its name: lore ${later} ${name} … [invalid_input]`;
+  }
   if (name.startsWith("-")) {
     const near = nearestKey(name, ["--help", "--version"]);
     return lang === "ru"

@@ -219,6 +219,28 @@ describe("top-level typos", () => {
       "lore: “--versoin” is not an option of lore; did you mean “--version”? See lore --help [invalid_input]\n",
     );
   });
+
+  it("--config before the command name works as after it", async () => {
+    const config = join(sandbox.dir, "before.toml");
+    writeFileSync(config, "[server]\nport = 7399\n");
+    for (const args of [
+      ["--config", config, "doctor"],
+      [`--config=${config}`, "doctor"],
+      ["doctor", "--config", config],
+    ]) {
+      const run = await lore(args);
+      expect({ args, code: run.code }).toEqual({ args, code: 0 });
+      expect(run.stdout).toContain(`key: server.port = 7399 (from ${config})`);
+    }
+  });
+
+  it("a command's own option before its name says where it goes", async () => {
+    const run = await lore(["--json", "recall", "x"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      "lore: a command's options go after its name: lore recall --json … [invalid_input]\n",
+    );
+  });
 });
 
 describe("lore recall paging", () => {
