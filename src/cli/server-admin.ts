@@ -82,34 +82,98 @@ export async function withAdmin<T>(
     if (client === null) throw new LoreError("server_not_configured", { auth: "auth.toml" });
     return work(remoteAdmin(client));
   }
-  return withServerStore(ctx, async (store, dataDir) => {
-    const { createLocalAdmin } = await import("../main/local-admin.js");
-    const afterCreateRepo = async (dir: string) => {
-      const { hookInstallOptions } = await import("../main/compose-hook.js");
-      const { installHooks } = await import("../services/push/install-hooks.js");
-      // Lore's pre-receive and post-receive go in at once: every push is parsed.
-      await installHooks(dir, hookInstallOptions(ctx.settings(), dataDir));
-    };
-    // The server's index (the same file `lore serve` reads) forgets what is removed.
-    const withIndex = async (change: (index: EntryIndex) => void) => {
-      const { openIndex } = await import("../index/entry-index.js");
-      const index = openIndex(ctx.settings().database);
-      try {
-        change(index);
-      } finally {
-        index.close();
-      }
-    };
-    return work(
-      createLocalAdmin({
-        store,
-        dataDir,
-        afterCreateRepo,
-        beforeRemoveRepo: (fullName) =>
-          withIndex((index) => index.forgetHostedRepository(fullName)),
-        afterRemoveUser: (name) => withIndex((index) => index.forgetUserCounters(name)),
-      }),
-    );
+  const { data: dataDir, database } = ctx.settings().server;
+  const { hasServerStore } = await import("../main/open-server.js");
+  if (hasServerStore(dataDir, database))
+    return withServerStore(ctx, async (store) => work(await localAdmin(ctx, store, dataDir)));
+  return withFirstWriteStore(ctx, dataDir, work);
+}
+
+/**
+ * Runs `work` where this machine has no server database yet: what it lists is answered
+ * from an empty store in memory — the answer an empty database gives — and the store in
+ * the data folder is made only by the first change (`add`, `create`, `grant`…). A read
+ * such as `lore user list` on a client machine so leaves no `server.db` behind, which
+ * would later make the commands work here instead of over `[server] url` (see
+ * {@link adminMode}).
+ */
+async function withFirstWriteStore<T>(
+  ctx: CliContext,
+  dataDir: string,
+  work: (admin: AdminPort) => Promise<T>,
+): Promise<T> {
+  const stores: ServerStore[] = [];
+  let real: AdminPort | undefined;
+  let empty: AdminPort | undefined;
+  const openReal = async (): Promise<AdminPort> => {
+    if (real !== undefined) return real;
+    const { openServerStore } = await import("../main/open-server.js");
+    const store = await openServerStore(dataDir, ctx.settings().server.database);
+    stores.push(store);
+    real = await localAdmin(ctx, store, dataDir);
+    return real;
+  };
+  const openEmpty = async (): Promise<AdminPort> => {
+    if (empty !== undefined) return empty;
+    const { openSqliteServerStore } = await import("../index/server-store/sqlite-server-store.js");
+    const store = openSqliteServerStore(":memory:");
+    stores.push(store);
+    empty = await localAdmin(ctx, store, dataDir);
+    return empty;
+  };
+  // Every method of the port returns a promise: the proxy picks the store per call, by the
+  // method's name (the port's reads are all named `list…`).
+  const admin = new Proxy({} as AdminPort, {
+    get: (_target, name) => {
+      if (typeof name !== "string") return undefined;
+      return async (...args: unknown[]) => {
+        const reads = name.startsWith("list") && real === undefined;
+        const port = reads ? await openEmpty() : await openReal();
+        // The port's methods take different arguments; each is called as the caller called it.
+        const method = (port as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[
+          name
+        ];
+        if (method === undefined) throw new TypeError(`no administration method ${name}`);
+        return method.apply(port, args);
+      };
+    },
+  });
+  try {
+    return await work(admin);
+  } finally {
+    for (const store of stores) await store.close();
+  }
+}
+
+/** The administration on the server's store here (see {@link withAdmin}). */
+async function localAdmin(
+  ctx: CliContext,
+  store: ServerStore,
+  dataDir: string,
+): Promise<AdminPort> {
+  const { createLocalAdmin } = await import("../main/local-admin.js");
+  const afterCreateRepo = async (dir: string) => {
+    const { hookInstallOptions } = await import("../main/compose-hook.js");
+    const { installHooks } = await import("../services/push/install-hooks.js");
+    // Lore's pre-receive and post-receive go in at once: every push is parsed.
+    await installHooks(dir, hookInstallOptions(ctx.settings(), dataDir));
+  };
+  // The server's index (the same file `lore serve` reads) forgets what is removed.
+  const withIndex = async (change: (index: EntryIndex) => void) => {
+    const { openIndex } = await import("../index/entry-index.js");
+    const index = openIndex(ctx.settings().database);
+    try {
+      change(index);
+    } finally {
+      index.close();
+    }
+  };
+  return createLocalAdmin({
+    store,
+    dataDir,
+    afterCreateRepo,
+    beforeRemoveRepo: (fullName) => withIndex((index) => index.forgetHostedRepository(fullName)),
+    afterRemoveUser: (name) => withIndex((index) => index.forgetUserCounters(name)),
   });
 }
 

@@ -346,4 +346,26 @@ describe("lore user, token, group, access, key, repo, branch on the server datab
       existsSync(join(sandbox.env.XDG_DATA_HOME as string, "lore", "server", "server.db")),
     ).toBe(true);
   });
+
+  it("reads on a machine with no server database answer empty and leave no server.db behind; the first change makes it", async () => {
+    const fresh = join(sandbox.dir, "fresh-data");
+    const freshConfig = join(sandbox.dir, "fresh.toml");
+    writeFileSync(freshConfig, `[server]\ndata = ${JSON.stringify(fresh)}\n`);
+    const run = (...args: string[]) =>
+      runLore([...args, "--config", freshConfig], { cwd: sandbox.dir, env: sandbox.env });
+    expect(await run("user", "list")).toMatchObject({
+      code: 0,
+      stdout: "no users yet; add one: lore user add NAME\n",
+    });
+    expect(await run("repo", "list", "--json")).toMatchObject({ code: 0, stdout: "[]\n" });
+    expect((await run("token", "list")).code).toBe(0);
+    expect((await run("group", "list")).code).toBe(0);
+    expect((await run("key", "list")).code).toBe(0);
+    // As an empty database answers: the repository is not there.
+    expect((await run("access", "list", "acme/app")).stderr).toContain("[repo_not_found]");
+    expect(existsSync(join(fresh, "server.db"))).toBe(false);
+    expect((await run("user", "add", "anna")).code).toBe(0);
+    expect(existsSync(join(fresh, "server.db"))).toBe(true);
+    expect((await run("user", "list")).stdout).toMatch(/^anna {2}/);
+  });
 });
