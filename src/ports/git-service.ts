@@ -38,6 +38,8 @@ export type GitServiceSpec =
       cgi: Readonly<Record<string, string>>;
       /** The user who fetches or pushes (`LORE_PUSHER`). */
       pusher: string;
+      /** The pusher's language when the request said one (`LORE_PUSHER_LANG`, for the hooks' report). */
+      lang?: "en" | "ru";
     }
   | {
       kind: "git-upload-pack" | "git-receive-pack";
@@ -47,6 +49,8 @@ export type GitServiceSpec =
       pusher: string;
       /** `GIT_PROTOCOL` as the client asked (e.g. `version=2`), already checked. */
       protocol?: string;
+      /** The pusher's language when the client said one (`LORE_PUSHER_LANG`, for the hooks' report). */
+      lang?: "en" | "ru";
     };
 
 /** A running git process: its three pipes, its end, and a way to stop it. */

@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import ssh2, { type AuthContext, type Connection, type ServerChannel, type Session } from "ssh2";
 import type { Principal } from "../core/access/rights.js";
 import { isLoreError, LoreError } from "../core/errors/lore-error.js";
+import { localeLang } from "../core/push/pusher-lang.js";
 import {
   type GitPathRefusal,
   type GitSshCommand,
@@ -160,6 +161,7 @@ async function authenticate(
 function serveSession(session: Session, principal: Principal, deps: SshServerDeps): void {
   let protocol: string | undefined;
   let lang: "en" | "ru" = "en";
+  let said: "en" | "ru" | undefined;
   session.on("env", (accept, reject, info) => {
     if (info.key === "GIT_PROTOCOL" && GIT_PROTOCOL.test(info.val)) {
       protocol = info.val;
@@ -167,7 +169,10 @@ function serveSession(session: Session, principal: Principal, deps: SshServerDep
       return;
     }
     // Not passed to git; only read for the language of Lore's own messages.
-    if (/^(LANG|LC_ALL|LC_MESSAGES|LANGUAGE)$/.test(info.key) && /^ru/i.test(info.val)) lang = "ru";
+    if (/^(LANG|LC_ALL|LC_MESSAGES|LANGUAGE)$/.test(info.key)) {
+      said = localeLang(info.val) ?? said;
+      lang = said ?? "en";
+    }
     reject?.();
   });
   session.on("pty", (_accept, reject) => reject?.());
@@ -180,10 +185,12 @@ function serveSession(session: Session, principal: Principal, deps: SshServerDep
   session.on("exec", (accept, _reject, info) => {
     const channel = accept();
     channel.on("error", () => {});
-    runExec(channel, info.command, principal, protocol, lang, deps).catch((error: unknown) => {
-      deps.log?.(`ssh exec: ${String(error)}`);
-      refuse(channel, error, lang);
-    });
+    runExec(channel, info.command, principal, { protocol, lang, said }, deps).catch(
+      (error: unknown) => {
+        deps.log?.(`ssh exec: ${String(error)}`);
+        refuse(channel, error, lang);
+      },
+    );
   });
 }
 
@@ -214,14 +221,24 @@ function commandError(refusal: GitPathRefusal, command: string): LoreError {
   return new LoreError("ssh_command_refused", { command: shown });
 }
 
+/** What the session's `env` requests asked for, before its exec. */
+interface SessionAsked {
+  /** `GIT_PROTOCOL`, checked. */
+  protocol: string | undefined;
+  /** The language of Lore's own messages on this channel. */
+  lang: "en" | "ru";
+  /** The language the client's locale named, if it sent one (for the hooks' report). */
+  said: "en" | "ru" | undefined;
+}
+
 async function runExec(
   channel: ServerChannel,
   command: string,
   principal: Principal,
-  protocol: string | undefined,
-  lang: "en" | "ru",
+  asked: SessionAsked,
   deps: SshServerDeps,
 ): Promise<void> {
+  const { protocol, lang, said } = asked;
   const parsed = parseGitSshCommand(command);
   if (!parsed.ok) {
     refuse(channel, commandError(parsed.refusal, command), lang);
@@ -245,6 +262,7 @@ async function runExec(
         repoDir: bareRepoPath(deps.dataDir, repo.fullName),
         pusher: principal.user,
         ...(protocol === undefined ? {} : { protocol }),
+        ...(said === undefined ? {} : { lang: said }),
       },
       closed.signal,
     );

@@ -5,7 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openIndex } from "../../src/index/entry-index.js";
-import { entry, ID_A, ID_C, K, ON_PATH } from "../helpers/push-entries.js";
+import { entry, ID_A, ID_B, ID_C, K, ON_PATH } from "../helpers/push-entries.js";
 import { freePort, gitClientEnv, runGitClient } from "./git-client.js";
 import type { LoreRun } from "./run-lore.js";
 import { isolatedEnv, runLore } from "./run-lore.js";
@@ -160,6 +160,42 @@ describe("lore serve: git over HTTP and SSH, parse on push, the index read back"
     const merged = await runGitClient(["push", "origin", "main"], work, gitEnv);
     expect(merged.code, merged.stderr).toBe(0);
     expect(await indexedPaths(annaToken)).toEqual([`${K}/a-typo.md`, `${K}/d-new.md`]);
+  });
+
+  it("the report speaks the pusher's language: Accept-Language over HTTP, the LANG an SSH client sends", async () => {
+    await runGitClient(["checkout", "-qb", "lang-ru"], work, gitEnv);
+    writeFileSync(join(work, K, "e-typo.md"), entry(ID_B, "Rotate the keys.", ["sumary: Keys"]));
+    await runGitClient(["add", "-A"], work, gitEnv);
+    await runGitClient(["commit", "-qm", "a typo"], work, gitEnv);
+    const russian = `${K}/e-typo.md:3:1: ключ „sumary“ не известен, ближайший известный — „summary“ (sumary) [unknown_key]`;
+    const overSsh = await runGitClient(["push", "origin", "lang-ru"], work, {
+      ...gitEnv,
+      LANG: "ru_RU.UTF-8",
+      GIT_SSH_COMMAND: `${gitEnv.GIT_SSH_COMMAND} -o SendEnv=LANG`,
+    });
+    expect(overSsh.code, overSsh.stderr).toBe(0);
+    expect(remoteLines(overSsh.stderr)).toEqual([russian]);
+    // git sends Accept-Language from LANGUAGE (or an installed locale).
+    writeFileSync(
+      join(work, K, "e-typo.md"),
+      entry(ID_B, "Rotate the keys now.", ["sumary: Keys"]),
+    );
+    await runGitClient(["commit", "-qam", "again"], work, gitEnv);
+    const overHttp = await runGitClient(
+      ["-c", basic(annaToken), "push", `${base()}/acme/app.git`, "lang-ru"],
+      work,
+      { ...gitEnv, LANGUAGE: "ru" },
+    );
+    expect(overHttp.code, overHttp.stderr).toBe(0);
+    expect(remoteLines(overHttp.stderr)).toEqual([russian]);
+    // Nothing said: the server's language (English here).
+    writeFileSync(
+      join(work, K, "e-typo.md"),
+      entry(ID_B, "Rotate the keys today.", ["sumary: Keys"]),
+    );
+    await runGitClient(["commit", "-qam", "once more"], work, gitEnv);
+    const plain = await runGitClient(["push", "origin", "lang-ru"], work, gitEnv);
+    expect(remoteLines(plain.stderr)[0]).toContain("is not known");
   });
 
   it("prints the SSH host key's fingerprint at start, the one the ssh client is shown", async () => {

@@ -1,6 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { join } from "node:path";
 import { LoreError } from "../../core/errors/lore-error.js";
+import { PUSHER_LANG_ENV } from "../../core/push/pusher-lang.js";
 import type { GitServiceProcess, GitServiceSpec, GitServices } from "../../ports/git-service.js";
 import { defaultHome, gitEnvironment, killGit } from "./run-git.js";
 
@@ -114,7 +115,8 @@ export function createGitServices(options: GitServicesOptions = {}): GitServices
   };
 
   const spawnSpec = (spec: GitServiceSpec): ChildProcess => {
-    const base = { ...options.env, LORE_PUSHER: spec.pusher };
+    const base: Record<string, string> = { ...options.env, LORE_PUSHER: spec.pusher };
+    if (spec.lang !== undefined) base[PUSHER_LANG_ENV] = spec.lang;
     const common = { shell: false, detached: process.platform !== "win32", windowsHide: true };
     if (spec.kind === "http-backend") {
       const env = gitEnvironment(home, { ...spec.cgi, ...base });

@@ -17,6 +17,7 @@ import { resolve } from "node:path";
 import type { Lang } from "../../core/errors/localized-text.js";
 import { pickLang } from "../../core/errors/localized-text.js";
 import { LORE_HOOKS, type LoreHook } from "../../core/push/hook-script.js";
+import { pusherLang } from "../../core/push/pusher-lang.js";
 import type { LoreSettings } from "../../main/load-config.js";
 import { readAll, writeLines } from "../hook-io.js";
 
@@ -142,7 +143,9 @@ export async function runPushHookProcess(
   const { loadConfigReader, loadSettings, needsConfigReader } = await import(
     "../../main/load-config.js"
   );
-  let lang: Lang = pickLang(io.env);
+  // The pusher's own language, when the server passed it, wins over the configured one.
+  const pusher = pusherLang(io.env);
+  let lang: Lang = pusher ?? pickLang(io.env);
   let settings: LoreSettings | undefined;
   try {
     if (needsConfigReader({ cwd: io.cwd })) await loadConfigReader();
@@ -158,7 +161,7 @@ export async function runPushHookProcess(
     settings() {
       if (settings === undefined) {
         settings = loadSettings({ cwd: io.cwd });
-        lang = settings.lang;
+        lang = pusher ?? settings.lang;
         for (const notice of settings.notices ?? []) {
           io.stderr.write(`lore: ${notice.text[lang]} [${notice.code}]\n`);
         }

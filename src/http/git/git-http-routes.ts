@@ -150,7 +150,16 @@ async function runBackend(
   const cgi = cgiVariables(c, deps.dataDir, target, repo, principal);
   let git: Awaited<ReturnType<GitServices["start"]>>;
   try {
-    git = await deps.git.start({ kind: "http-backend", cgi, pusher: principal.user }, gone.signal);
+    const said = c.req.header("accept-language");
+    git = await deps.git.start(
+      {
+        kind: "http-backend",
+        cgi,
+        pusher: principal.user,
+        ...(said === undefined ? {} : { lang: pickLanguage(said) }),
+      },
+      gone.signal,
+    );
   } catch (error) {
     return refusal(c, error, deps);
   }
