@@ -107,6 +107,7 @@ export const mcpCommand: Command = {
     const { ANSWERS_AFTER_END_MS, allObservers, InFlightRequests } = await import(
       "../../mcp/in-flight-requests.js"
     );
+    const { IdleScavenge } = await import("../../mcp/idle-scavenge.js");
     // Answers at once from the existing index; refreshes in the background (and before an
     // answer when HEAD moved); waits only for repositories never indexed. The start-up
     // refresh of indexed repositories begins once the first tools/call is answered or the
@@ -149,7 +150,8 @@ export const mcpCommand: Command = {
     const transport = new BoundedStdioServerTransport(process.stdin, process.stdout, {
       lang: ctx.lang,
       log: ctx.err,
-      observer: allObservers(gate, inFlight),
+      // The young generation is collected between bursts of requests, not inside one.
+      observer: allObservers(gate, inFlight, new IdleScavenge(() => inFlight.size > 0)),
     });
     transport.onclose = () => {};
     gate.arm();
