@@ -17,6 +17,7 @@ import { authenticateToken } from "../../services/access/authenticate.js";
 import { authorizeRepo } from "../../services/access/authorize.js";
 import { TOKEN_PREFIX } from "../../services/access/tokens.js";
 import { indexAfterPush } from "../../services/push/index-after-push.js";
+import { pickAcceptLanguage } from "../accept-language.js";
 import { STATUS_OF_KIND } from "../http-status.js";
 import { readCgiHead, toWebStream } from "./cgi-response.js";
 import { queryHoldsToken, readGitCredential } from "./git-credentials.js";
@@ -156,7 +157,7 @@ async function runBackend(
         kind: "http-backend",
         cgi,
         pusher: principal.user,
-        ...(said === undefined ? {} : { lang: pickLanguage(said) }),
+        ...(said === undefined ? {} : { lang: pickAcceptLanguage(said) }),
       },
       gone.signal,
     );
@@ -309,27 +310,13 @@ function pathError(refusal: GitPathRefusal, method: string, rawPath: string): Lo
   }
 }
 
-/** Picks en or ru from `Accept-Language` (the first of the two it lists, by weight). */
-export function pickLanguage(header: string | undefined): "en" | "ru" {
-  let best: { lang: "en" | "ru"; q: number } | undefined;
-  for (const part of (header ?? "").split(",")) {
-    const [tag = "", ...params] = part.trim().toLowerCase().split(";");
-    const lang = tag.startsWith("ru") ? "ru" : tag.startsWith("en") ? "en" : undefined;
-    if (lang === undefined) continue;
-    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    const q = qParam === undefined ? 1 : Number.parseFloat(qParam.slice(2)) || 0;
-    if (best === undefined || q > best.q) best = { lang, q };
-  }
-  return best?.lang ?? "en";
-}
-
 /** One refusal: status by kind, text for git clients, the JSON error shape for others. */
 function refusal(c: Context<Bindings>, error: unknown, deps: GitHttpDeps): Response {
   const lore = isLoreError(error)
     ? error
     : new LoreError("internal", { reason: "the git request failed" }, { cause: error });
   if (!isLoreError(error)) deps.log?.(`git http: ${String(error)}`);
-  const lang = pickLanguage(c.req.header("accept-language"));
+  const lang = pickAcceptLanguage(c.req.header("accept-language"));
   const message = lang === "ru" ? lore.text.ru : lore.text.en;
   const headers = new Headers({ "Cache-Control": "no-cache" });
   if (lore.kind === "unauthenticated") headers.set("WWW-Authenticate", 'Basic realm="lore"');
