@@ -186,6 +186,14 @@ if (TEST_PG_URL === undefined) {
           index.close();
         }
       }
+      // A removed user's counts go from PostgreSQL too (`lore user rm` beside the servers).
+      await lore("user", "rm", "boris");
+      const left = await db.sql(
+        `SELECT DISTINCT user_name FROM ${schema.name}.counters UNION SELECT DISTINCT user_name FROM ${schema.name}.usage_days`,
+      );
+      expect(left.rows).toEqual([{ user_name: "anna" }]);
+      const team = rows(await api(two, "anna", "stats/team"));
+      expect(team[MIGRATION_ID]).toEqual([ROUNDS, 0]);
     });
   });
 }
