@@ -7,6 +7,7 @@ import { LoreError } from "../core/errors/lore-error.js";
 import { nearestKey } from "../core/text/nearest-key.js";
 import type { EntryIndex } from "../index/entry-index.js";
 import type { AdminPort } from "../ports/admin-port.js";
+import type { CounterStore } from "../ports/index-store.js";
 import type { ServerStore } from "../ports/server-store.js";
 import type { CliContext, CommandArgs } from "./command.js";
 
@@ -168,12 +169,29 @@ async function localAdmin(
       index.close();
     }
   };
+  // With `[server] database` the counters are PostgreSQL's (`openSharedIndexStore`): forgotten there too.
+  const withShared = async (forget: (counters: CounterStore) => Promise<number>) => {
+    const { openSharedIndexStore } = await import("../main/open-server.js");
+    const shared = await openSharedIndexStore(ctx.settings().server.database);
+    if (shared === undefined) return;
+    try {
+      await forget(shared.counters);
+    } finally {
+      await shared.close();
+    }
+  };
   return createLocalAdmin({
     store,
     dataDir,
     afterCreateRepo,
-    beforeRemoveRepo: (fullName) => withIndex((index) => index.forgetHostedRepository(fullName)),
-    afterRemoveUser: (name) => withIndex((index) => index.forgetUserCounters(name)),
+    beforeRemoveRepo: async (fullName) => {
+      await withIndex((index) => index.forgetHostedRepository(fullName));
+      await withShared((counters) => counters.forgetRepo(fullName));
+    },
+    afterRemoveUser: async (name) => {
+      await withIndex((index) => index.forgetUserCounters(name));
+      await withShared((counters) => counters.forgetUser(name));
+    },
   });
 }
 

@@ -34,6 +34,7 @@ import {
   type UsageCount,
 } from "../core/stats/usage-counts.js";
 import { type DailyRow, dayOf } from "../core/stats/usage-days.js";
+import type { CounterSum } from "../core/stats/usage-sums.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
 import { WriteQueue } from "./write-queue.js";
 
@@ -63,6 +64,8 @@ export class Counters {
   readonly #readDay;
   readonly #days;
   readonly #daysOfEntry;
+  readonly #sums;
+  readonly #sumsOfUser;
   readonly #queue: WriteQueue<PendingCount>;
 
   /** @param db - a migrated index database. */
@@ -112,6 +115,17 @@ export class Counters {
     this.#daysOfEntry = db.prepare(
       `SELECT day, sum(shown) AS shown, sum(read) AS read FROM usage_days
        WHERE repo = ? AND entry_id = ? AND day >= ? AND day <= ? GROUP BY day ORDER BY day`,
+    );
+    // Per entry id of a repository (`counters_by_entry`), or of one user's (primary key);
+    // `ids` a JSON array, or NULL for every id.
+    const sum = `SELECT entry_id AS entryId, sum(shown) AS shown, sum(read) AS read,
+      max(last_shown_at) AS lastShownAt, max(last_read_at) AS lastReadAt FROM counters`;
+    const ofIds = "(@ids IS NULL OR entry_id IN (SELECT value FROM json_each(@ids)))";
+    this.#sums = db.prepare(
+      `${sum} WHERE repo = @repo AND ${ofIds} GROUP BY entry_id ORDER BY entry_id`,
+    );
+    this.#sumsOfUser = db.prepare(
+      `${sum} WHERE user = @user AND repo = @repo AND ${ofIds} GROUP BY entry_id ORDER BY entry_id`,
     );
     const columns = `user, repo, entry_id AS entryId, shown, read, first_shown_at AS firstShownAt,
       last_shown_at AS lastShownAt, first_read_at AS firstReadAt, last_read_at AS lastReadAt`;
@@ -266,6 +280,31 @@ export class Counters {
         ? this.#days.all(key, from, to)
         : this.#daysOfEntry.all(key, entryId, from, to)
     ) as DayCount[];
+  }
+
+  /**
+   * Shown and read per entry id of a repository, summed over users or one user's, with the
+   * latest times; ordered by entry id. Queued counts are written first, unless another
+   * writer holds the lock (see {@link stats}).
+   *
+   * @param repo - the repository (a draft source folds into it).
+   * @param options - `user`: only theirs; `ids`: only these entry ids.
+   */
+  sums(repo: string, options: { user?: string; ids?: readonly string[] } = {}): CounterSum[] {
+    try {
+      this.flush({ wait: false });
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+    }
+    const params = {
+      repo: countingRepo(repo),
+      ids: options.ids === undefined ? null : JSON.stringify(options.ids),
+    };
+    return (
+      options.user === undefined
+        ? this.#sums.all(params)
+        : this.#sumsOfUser.all({ ...params, user: options.user })
+    ) as CounterSum[];
   }
 
   #write(batch: readonly PendingCount[]): void {

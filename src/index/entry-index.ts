@@ -18,6 +18,7 @@ import { entryBodyOf } from "../core/entry/entry-body.js";
 import { entryText, indexDocument, type StoredDocument } from "../core/entry/index-document.js";
 import { evaluateContract } from "../core/entry/parse-contract.js";
 import { LoreError } from "../core/errors/lore-error.js";
+import type { CounterSum } from "../core/stats/usage-sums.js";
 import { LineAnalysisMemo } from "../core/text/line-analysis-memo.js";
 import { type StemStore, withStemStore } from "../core/text/stem.js";
 import { ContractLookup } from "./contract-lookup.js";
@@ -30,13 +31,24 @@ import {
   isBusy,
 } from "./counters.js";
 import { DraftRows } from "./draft-rows.js";
-import { EntryUsage, type UsageOptions, type UsageRecord } from "./entry-usage.js";
+import {
+  EntryUsage,
+  type UsageEntry,
+  type UsageEntryOptions,
+  type UsageOptions,
+  type UsageRecord,
+} from "./entry-usage.js";
 import { migrate } from "./migrate.js";
 import { ReceiptRows } from "./receipt-rows.js";
 import { openSqliteDatabase, type SqliteDatabase } from "./sqlite-database.js";
 import { TextSearch } from "./text-search.js";
 
-export type { UsageOptions, UsageRecord } from "./entry-usage.js";
+export type {
+  UsageEntry,
+  UsageEntryOptions,
+  UsageOptions,
+  UsageRecord,
+} from "./entry-usage.js";
 
 /** One file to store: an entry when `parsed` is given, else a skipped file with its report. */
 export interface FileRecord {
@@ -1194,6 +1206,33 @@ export class EntryIndex {
       if (!isBusy(error)) throw error;
     }
     return this.#usage.usage(repo, options, this.#now());
+  }
+
+  /**
+   * The entries of a repository and of its drafts without their counts (ages,
+   * reachability), ordered by path then source: the index's half of the stats reports when
+   * the counters are another store's (`services/stats/usage-records.ts`).
+   *
+   * @param repo - the index repository name (`owner/name`).
+   * @param options - `ids`: only entries holding these ids; `limit`: most entries.
+   */
+  usageEntries(repo: string, options: UsageEntryOptions): UsageEntry[] {
+    return this.#usage.entries(repo, options, this.#now());
+  }
+
+  /**
+   * Shown and read per entry id of a repository on this index's counters (summed over
+   * users, or one user's), ordered by id; queued counts are written first unless another
+   * writer holds the lock. The SQLite side of `CounterStore.sums`.
+   *
+   * @param repo - the index repository name (a draft source folds into it).
+   * @param options - `user`: only theirs; `ids`: only these entry ids.
+   */
+  counterSums(
+    repo: string,
+    options: { user?: string; ids?: readonly string[] } = {},
+  ): CounterSum[] {
+    return this.#counters.sums(repo, options);
   }
 
   /**

@@ -6,9 +6,18 @@
  * …/knowledge/shown`). Reached as `EntryIndex.usage` / `EntryIndex.knownIds`.
  */
 import type { UsageRecord } from "../core/stats/usage-record.js";
+import type { UsageEntry } from "../core/stats/usage-sums.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
 
-export type { UsageRecord };
+export type { UsageEntry, UsageRecord };
+
+/** Options of {@link EntryUsage.entries}. */
+export interface UsageEntryOptions {
+  /** Only the entries holding one of these ids (compared exactly); absent: every entry. */
+  ids?: readonly string[];
+  /** Most entries read. */
+  limit: number;
+}
 
 /** Options of {@link EntryUsage.usage}. */
 export interface UsageOptions {
@@ -50,6 +59,7 @@ export class EntryUsage {
   readonly #team;
   readonly #mine;
   readonly #known;
+  readonly #entries;
 
   /** @param db - an index database migrated to version 7 or later. */
   constructor(db: SqliteDatabase) {
@@ -71,6 +81,14 @@ export class EntryUsage {
          c.last_read_at AS lastReadAt
        FROM counters c JOIN entries e ON e.id = c.entry_id ${ENTRY_JOINS}
        WHERE c.user = @user AND c.repo = @repo AND f.repo IN (@repo, 'draft:' || @repo)
+       ORDER BY f.path, f.repo LIMIT @limit`,
+    );
+    // The entries alone, by path (the listing's order): the counts come from the counters'
+    // store (`CounterStore.sums`), which may be another database.
+    this.#entries = db.prepare(
+      `SELECT ${ENTRY_COLUMNS} FROM entries e ${ENTRY_JOINS}
+       WHERE f.repo IN (@repo, 'draft:' || @repo)
+         AND (@ids IS NULL OR e.id IN (SELECT value FROM json_each(@ids)))
        ORDER BY f.path, f.repo LIMIT @limit`,
     );
     this.#known = db
@@ -104,6 +122,32 @@ export class EntryUsage {
       read: row.read,
       lastShownAt: row.lastShownAt,
       lastReadAt: row.lastReadAt,
+      firstSeenAt: row.firstSeenAt ?? now,
+      reachable: row.reachable === 1,
+      unmetMechanisms: JSON.parse(row.unmetMechanisms) as string[],
+      ...(row.isDraft === 1 ? { draftBranch: row.draftBranch ?? "" } : {}),
+    }));
+  }
+
+  /**
+   * The entries of a repository and its drafts without their counts, ordered by path then
+   * source (the order of {@link usage}).
+   *
+   * @param repo - the index repository name.
+   * @param options - see {@link UsageEntryOptions}.
+   * @param now - stands in for a missing age, as in {@link usage}; ms since the epoch.
+   */
+  entries(repo: string, options: UsageEntryOptions, now: number): UsageEntry[] {
+    const limit = Math.max(0, Math.floor(options.limit));
+    const ids = options.ids === undefined ? null : JSON.stringify(options.ids);
+    const rows = this.#entries.all({ repo, limit, ids }) as Omit<
+      Row,
+      "shown" | "read" | "lastShownAt" | "lastReadAt"
+    >[];
+    return rows.map((row) => ({
+      id: row.id,
+      path: row.path,
+      summary: row.summary,
       firstSeenAt: row.firstSeenAt ?? now,
       reachable: row.reachable === 1,
       unmetMechanisms: JSON.parse(row.unmetMechanisms) as string[],

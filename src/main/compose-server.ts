@@ -37,7 +37,7 @@ import type { Lore, ServedIndex } from "./compose.js";
 import { hookInstallOptions } from "./compose-hook.js";
 import { indexHostedRepo } from "./index-hosted-repo.js";
 import { licenceWarning, loadLicence } from "./load-licence.js";
-import { openServerStore } from "./open-server.js";
+import { openServerStore, openSharedIndexStore } from "./open-server.js";
 import { createServerApi, type HostedRepo, rootsForbidden } from "./server-api.js";
 
 /** The file of the owner's token in the data folder (mode 0600), written on a first start. */
@@ -125,6 +125,13 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
   const dataDir = lore.settings.server.data;
   const loopbackOnly = isLoopback(options.host);
   const store = await openServerStore(dataDir, lore.settings.server.database);
+  // Counters and delivery locks: PostgreSQL with `[server] database`, else the SQLite index.
+  const indexStore = await openSharedIndexStore(lore.settings.server.database).catch(
+    async (error: unknown) => {
+      await store.close();
+      throw error;
+    },
+  );
   let served: ServedIndex | undefined;
   let http: Server | undefined;
   let ssh: RunningSshServer | undefined;
@@ -180,6 +187,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
       // A repository created over the API gets Lore's push hooks, as `lore repo create`'s.
       afterCreateRepo: (dir) => installHooks(dir, hookInstallOptions(lore.settings, dataDir)),
       edition: licence.edition,
+      ...(indexStore === undefined ? {} : { indexStore }),
       ...(lore.settings.server.shownRateLimit === undefined
         ? {}
         : { shownRateLimit: lore.settings.server.shownRateLimit }),
@@ -249,6 +257,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
         await sshServer?.close();
         await served?.close();
         writer?.close();
+        await indexStore?.close();
         await store.close();
       },
     };
@@ -257,6 +266,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
     await ssh?.close();
     await served?.close();
     writer?.close();
+    await indexStore?.close();
     await store.close();
     throw error;
   }

@@ -91,8 +91,9 @@ export interface ServerApiDeps {
   afterCreateRepo?: (dir: string) => Promise<void>;
   /**
    * The index's records shared by every server on the database (`IndexStore`: durable
-   * shown/read counts, the delivery lock of a branch). Default: the SQLite view of `index`
-   * (its counters; locks of this process).
+   * shown/read counts, the delivery lock of a branch; PostgreSQL with `[server] database`):
+   * counted into, read by the stats reports, and told of a removed user or repository.
+   * Default: the SQLite view of `index` (its counters; locks of the data folder).
    */
   indexStore?: IndexStore;
 }
@@ -229,11 +230,14 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
     dataDir: deps.dataDir,
     now,
     ...(deps.afterCreateRepo === undefined ? {} : { afterCreateRepo: deps.afterCreateRepo }),
+    // A store of its own (PostgreSQL) forgets its counters too; the SQLite view's are the index's.
     beforeRemoveRepo: async (fullName) => {
       await writeWhenFree(deps.index, () => deps.index.forgetHostedRepository(fullName));
+      await deps.indexStore?.counters.forgetRepo(fullName);
     },
     afterRemoveUser: async (name) => {
       await writeWhenFree(deps.index, () => deps.index.forgetUserCounters(name));
+      await deps.indexStore?.counters.forgetUser(name);
     },
   });
 

@@ -24,12 +24,8 @@ import { authorizeRepo } from "../services/access/authorize.js";
 import { markRead } from "../services/stats/mark-read.js";
 import { markShown } from "../services/stats/mark-shown.js";
 import { reportDaily } from "../services/stats/usage-daily.js";
-import {
-  reportDead,
-  reportMe,
-  reportTeam,
-  writeQueuedCounts,
-} from "../services/stats/usage-reports.js";
+import { usageDead, usageMe, usageTeam } from "../services/stats/usage-records.js";
+import { writeQueuedCounts } from "../services/stats/usage-reports.js";
 
 /** What {@link createStatsApi} needs. */
 export interface ServerStatsDeps {
@@ -58,6 +54,9 @@ export function createStatsApi(deps: ServerStatsDeps): StatsApi {
   const edition = deps.edition ?? "community";
   const shownRateLimit = deps.shownRateLimit ?? DEFAULT_SHOWN_RATE_LIMIT;
   const counters = deps.counters ?? sqliteIndexStore(deps.index).counters;
+  // The entries from the index, the counts from the counters' store (PostgreSQL when
+  // `[server] database` is set): see `services/stats/usage-records.ts`.
+  const sources = { index: deps.index, counters };
   /** The repository when the caller may read its knowledge, its index brought fresh. */
   const readable = async (principal: Principal, fullName: string): Promise<RepoRecord> => {
     const repo = await authorizeRepo(deps.store, principal, fullName, "knowledge:read");
@@ -79,13 +78,13 @@ export function createStatsApi(deps: ServerStatsDeps): StatsApi {
     async me(principal, fullName) {
       const repo = await readable(principal, fullName);
       await writeQueuedCounts(deps.index);
-      return reportMe(deps.index, repo.fullName, principal.user);
+      return usageMe(sources, repo.fullName, principal.user);
     },
     async team(principal, fullName) {
       requireEdition(edition, PAID_FEATURES.stats_team);
       const repo = await readable(principal, fullName);
       await writeQueuedCounts(deps.index);
-      return reportTeam(deps.index, repo.fullName);
+      return usageTeam(sources, repo.fullName);
     },
     async dead(principal, fullName, thresholds) {
       requireEdition(edition, PAID_FEATURES.stats_dead);
@@ -94,7 +93,7 @@ export function createStatsApi(deps: ServerStatsDeps): StatsApi {
       const applied = resolveThresholds(thresholds);
       const repo = await readable(principal, fullName);
       await writeQueuedCounts(deps.index);
-      return reportDead(deps.index, repo.fullName, applied, now());
+      return usageDead(sources, repo.fullName, applied, now());
     },
     async daily(principal, fullName, query) {
       requireEdition(edition, PAID_FEATURES.stats_daily);

@@ -1,5 +1,6 @@
 import type { CounterRow, CountKey } from "../core/stats/usage-counts.js";
 import type { DailyRow } from "../core/stats/usage-days.js";
+import type { CounterSum } from "../core/stats/usage-sums.js";
 
 /**
  * The index's records that must be exact across several `lore serve` over one database
@@ -61,6 +62,18 @@ export interface CounterStore {
    * order); queued counts are written first.
    */
   list(user?: string): Promise<CounterRow[]>;
+  /**
+   * Shown and read per entry of a repository (its entries and drafts: a draft's counts are
+   * kept under its repository), summed over users, or one user's: one sum per entry id that
+   * has a counter, with the latest showing and read of the summed rows; ordered by entry id
+   * (byte order). Queued counts are written first. The stats reports (`stats/me`,
+   * `stats/team`, `stats/dead`) join these with the index's entries (`core/stats/usage-sums.ts`).
+   *
+   * @param repo - the repository (`owner/name`; a `draft:<repo>` source folds into it).
+   * @param options - `user`: only this user's counters; absent: everyone's summed. `ids`:
+   *   only these entry ids (compared exactly); absent: every id counted in the repository.
+   */
+  sums(repo: string, options?: { user?: string; ids?: readonly string[] }): Promise<CounterSum[]>;
   /**
    * Shown and read per UTC day of a repository (its entries and drafts), or of one entry of
    * it, summed over users: only days with a count, oldest first; queued counts are written

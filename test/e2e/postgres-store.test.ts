@@ -2,13 +2,15 @@
  * The team server on PostgreSQL as users run it (scale-out): the built `lore` with
  * `[server] database` set — `lore serve` keeps its users and tokens there, the
  * administration CLI beside it writes there too, no `server.db` is made — and `lore db
- * migrate --to` moving a SQLite server database over, refusing a second time. Needs
+ * migrate --to` moving a SQLite server database over with the index's usage counters,
+ * refusing a second time. Needs
  * `LORE_TEST_PG_URL` (a throw-away cluster; `.ci/run` starts one); skips without it.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openIndex } from "../../src/index/entry-index.js";
 import { makeRepo } from "../helpers/make-repo.js";
 import {
   createTestDatabase,
@@ -162,6 +164,13 @@ if (TEST_PG_URL === undefined) {
       expect((await lore("user", "add", "vera")).code).toBe(0);
       expect((await lore("token", "create", "bob", "--scopes", "repo:read")).code).toBe(0);
       expect((await lore("repo", "create", "acme/lib")).code).toBe(0);
+      // Counts in the server's index (the file lore serve counts in on SQLite).
+      const index = openIndex(sandbox.env.LORE_DB as string);
+      const id = "0190f5a4-3b2c-7d10-8a11-2b3c4d5e6f70";
+      index.recordShown("vera", [{ repo: "acme/lib", id }], Date.UTC(2026, 2, 1));
+      index.recordShown("vera", [{ repo: "acme/lib", id }], Date.UTC(2026, 2, 2));
+      index.recordRead("bob", { repo: "acme/lib", id }, Date.UTC(2026, 2, 2));
+      index.close();
       const target = await db.schema();
       const moved = await lore("db", "migrate", "--to", target.url);
       expect(moved.stderr).toBe("");
@@ -169,7 +178,15 @@ if (TEST_PG_URL === undefined) {
       expect(moved.stdout).toContain(`copied ${join(data, "server.db")} to `);
       expect(moved.stdout).toMatch(/\n {2}users +2\n/);
       expect(moved.stdout).toMatch(/\n {2}tokens +1\n/);
-      expect(moved.stdout).toMatch(/14 tables, 4 rows; the counts match on both sides\n$/);
+      expect(moved.stdout).toMatch(/\n {2}counters +2\n {2}usage_days +3\n/);
+      expect(moved.stdout).toMatch(/16 tables, 9 rows; the counts match on both sides\n$/);
+      const counted = await db.sql(
+        `SELECT user_name, shown::int, read::int FROM ${target.name}.counters ORDER BY user_name`,
+      );
+      expect(counted.rows).toEqual([
+        { user_name: "bob", shown: 0, read: 1 },
+        { user_name: "vera", shown: 2, read: 0 },
+      ]);
       const pgConfig = config(
         "after",
         `[server]\ndata = ${JSON.stringify(data)}\ndatabase = ${JSON.stringify(target.url)}\n`,
@@ -197,6 +214,7 @@ if (TEST_PG_URL === undefined) {
       expect(json.code).toBe(0);
       const report = JSON.parse(json.stdout) as { tables: { table: string; rows: number }[] };
       expect(report.tables.find((t) => t.table === "repos")?.rows).toBe(1);
+      expect(report.tables.find((t) => t.table === "counters")?.rows).toBe(2);
       const bad = await lore("db", "migrate", "--to", "mysql://x/y");
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain("--to needs a PostgreSQL URL");

@@ -205,6 +205,54 @@ export function describeIndexStoreContract(engine: string, harness: IndexStoreHa
       ]);
     });
 
+    it("sums an entry's counts over users or one user's, per id in byte order, the latest times kept", async () => {
+      await store.counters.recordShown(
+        "ann",
+        [
+          { repo: "acme/app", id: ID2 },
+          { repo: "acme/app", id: ID1 },
+          { repo: "acme/lib", id: ID1 },
+        ],
+        DAY1,
+      );
+      await store.counters.recordShown("bob", [{ repo: "draft:acme/app", id: ID1 }], DAY2);
+      await store.counters.recordRead("bob", { repo: "acme/app", id: ID1 }, DAY3);
+      // A queued count is summed too: this server writes it first.
+      store.counters.countShown("ann", [{ repo: "acme/app", id: ID3 }], DAY1 + 1);
+      const sum = (
+        entryId: string,
+        shown: number,
+        read: number,
+        last: [number | null, number | null],
+      ) => ({
+        entryId,
+        shown,
+        read,
+        lastShownAt: last[0],
+        lastReadAt: last[1],
+      });
+      const all = [
+        sum(ID1, 2, 1, [DAY2, DAY3]),
+        sum(ID2, 1, 0, [DAY1, null]),
+        sum(ID3, 1, 0, [DAY1 + 1, null]),
+      ];
+      expect(await store.counters.sums("acme/app")).toEqual(all);
+      expect(await (await another()).counters.sums("acme/app")).toEqual(all);
+      expect(await store.counters.sums("draft:acme/app", { user: "bob" })).toEqual([
+        sum(ID1, 1, 1, [DAY2, DAY3]),
+      ]);
+      expect(await store.counters.sums("acme/app", { ids: [ID2, ID1, "nope"] })).toEqual([
+        sum(ID1, 2, 1, [DAY2, DAY3]),
+        sum(ID2, 1, 0, [DAY1, null]),
+      ]);
+      expect(await store.counters.sums("acme/app", { user: "ann", ids: [ID1] })).toEqual([
+        sum(ID1, 1, 0, [DAY1, null]),
+      ]);
+      expect(await store.counters.sums("acme/app", { ids: [] })).toEqual([]);
+      expect(await store.counters.sums("acme/lib", { user: "bob" })).toEqual([]);
+      expect(await store.counters.sums("acme/none")).toEqual([]);
+    });
+
     it("forgets a user's or a repository's counters and days, and nobody else's", async () => {
       await store.counters.recordShown(
         "ann",

@@ -23,6 +23,7 @@ import {
   type UsageCount,
 } from "../../core/stats/usage-counts.js";
 import type { DailyRow } from "../../core/stats/usage-days.js";
+import type { CounterSum } from "../../core/stats/usage-sums.js";
 import type { CounterStore } from "../../ports/index-store.js";
 import { MAX_PENDING } from "../counters.js";
 import { inPgTransaction } from "../pg-transaction.js";
@@ -198,6 +199,27 @@ export class PgCounterStore implements CounterStore {
           `SELECT ${COLUMNS} FROM counters WHERE user_name = $1 ORDER BY repo, entry_id`,
           [user],
         );
+  }
+
+  async sums(
+    repo: string,
+    options: { user?: string; ids?: readonly string[] } = {},
+  ): Promise<CounterSum[]> {
+    await this.flush();
+    // `$2` NULL: everyone's; `$3` NULL: every id. `counters_by_entry` or the primary key.
+    return this.#q<CounterSum>(
+      `SELECT entry_id AS "entryId", sum(shown)::bigint AS shown, sum(read)::bigint AS read,
+         max(last_shown_at) AS "lastShownAt", max(last_read_at) AS "lastReadAt"
+       FROM counters
+       WHERE repo = $1 AND ($2::text IS NULL OR user_name = $2)
+         AND ($3::text[] IS NULL OR entry_id = ANY($3::text[]))
+       GROUP BY entry_id ORDER BY entry_id`,
+      [
+        countingRepo(repo),
+        options.user ?? null,
+        options.ids === undefined ? null : [...options.ids],
+      ],
+    );
   }
 
   async days(repo: string, from: string, to: string, entryId?: string): Promise<DailyRow[]> {

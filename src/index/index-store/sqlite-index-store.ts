@@ -7,6 +7,7 @@
  */
 import type { CounterRow, CountKey } from "../../core/stats/usage-counts.js";
 import type { DailyRow } from "../../core/stats/usage-days.js";
+import type { CounterSum } from "../../core/stats/usage-sums.js";
 import type { CounterStore, IndexStore, StoreLocks } from "../../ports/index-store.js";
 import { whenFree } from "../counters.js";
 import type { EntryIndex } from "../entry-index.js";
@@ -67,6 +68,13 @@ class SqliteCounterStore implements CounterStore {
 
   async list(user?: string): Promise<CounterRow[]> {
     return this.#index.stats(user);
+  }
+
+  async sums(
+    repo: string,
+    options: { user?: string; ids?: readonly string[] } = {},
+  ): Promise<CounterSum[]> {
+    return this.#index.counterSums(repo, options);
   }
 
   async days(repo: string, from: string, to: string, entryId?: string): Promise<DailyRow[]> {

@@ -10,10 +10,15 @@ import {
 } from "../../../test/helpers/pg-test-database.js";
 import { refusal } from "../../../test/helpers/server-store-contract.js";
 import type { ServerStore } from "../../ports/server-store.js";
+import { openIndex } from "../entry-index.js";
+import { openPgIndexStore } from "../index-store/pg-index-store.js";
 import { copyServerStoreToPg } from "./copy-to-pg.js";
 import { SERVER_TABLES } from "./pg-migrations.js";
 import { openPgServerStore } from "./pg-server-store.js";
 import { openSqliteServerStore, SERVER_DB_FILE } from "./sqlite-server-store.js";
+
+const ID1 = "0190f5a4-3b2c-7d10-8a11-2b3c4d5e6f70";
+const ID2 = "0190f5a4-3b2d-7e21-9b22-3c4d5e6f7081";
 
 /** A SQLite store with a row in every table, and a deleted user whose id must stay taken. */
 async function fill(store: ServerStore) {
@@ -198,6 +203,79 @@ if (TEST_PG_URL === undefined) {
       const error = await refusal(copyServerStoreToPg(file, target.url));
       expect(error.code).toBe("migration_mismatch");
       expect(error.data).toMatchObject({ table: "members", source: 1, target: 0 });
+      const left = await db.sql(`SELECT count(*)::int AS n FROM ${target.name}.users`);
+      expect(left.rows).toEqual([{ n: 0 }]);
+    });
+
+    it("copies the index's counters and days with the store, verified; a second copy is refused by them too", async () => {
+      const indexFile = join(dir, "index.db");
+      const index = openIndex(indexFile);
+      const day = Date.UTC(2026, 2, 1, 9);
+      index.recordShown(
+        "anna",
+        [
+          { repo: "acme/app", id: ID1 },
+          { repo: "acme/app", id: ID1 },
+          { repo: "draft:acme/app", id: ID2 },
+        ],
+        day,
+      );
+      index.recordRead("bob", { repo: "acme/app", id: ID1 }, day + 86_400_000);
+      index.countShown("émile", [{ repo: "acme/lib", id: ID2 }], day);
+      const rows = index.stats();
+      const days = index.usageDays("acme/app", "2026-03-01", "2026-03-31");
+      index.close();
+      const target = await db.schema();
+      const counts = await copyServerStoreToPg(file, target.url, indexFile);
+      expect(counts.map((c) => c.table)).toEqual([...SERVER_TABLES, "counters", "usage_days"]);
+      expect(counts.slice(-2)).toEqual([
+        { table: "counters", rows: 4 },
+        { table: "usage_days", rows: 4 },
+      ]);
+      const pg = await openPgIndexStore(target.url, { poolSize: 1 });
+      try {
+        expect(await pg.counters.list()).toEqual(rows);
+        expect(await pg.counters.days("acme/app", "2026-03-01", "2026-03-31")).toEqual(days);
+        expect(days).toEqual([
+          { day: "2026-03-01", shown: 3, read: 0 },
+          { day: "2026-03-02", shown: 0, read: 1 },
+        ]);
+      } finally {
+        await pg.close();
+      }
+      // The store's tables emptied by hand: the counters' still refuse a second copy.
+      for (const table of [...SERVER_TABLES].reverse())
+        await db.sql(`DELETE FROM ${target.name}.${table}`);
+      const again = await refusal(copyServerStoreToPg(file, target.url, indexFile));
+      expect(again.code).toBe("migration_target_not_empty");
+      expect(again.data.table).toBe("counters");
+      // No index file yet (nothing counted): both tables are there, empty.
+      const none = await copyServerStoreToPg(
+        file,
+        (await db.schema()).url,
+        join(dir, "no-index.db"),
+      );
+      expect(none.slice(-2)).toEqual([
+        { table: "counters", rows: 0 },
+        { table: "usage_days", rows: 0 },
+      ]);
+    });
+
+    it("keeps nothing when the counters' totals differ after the copy", async () => {
+      const indexFile = join(dir, "index-totals.db");
+      const index = openIndex(indexFile);
+      index.recordShown("anna", [{ repo: "acme/app", id: ID1 }], 1_000);
+      index.close();
+      const target = await db.schema();
+      await (await openPgIndexStore(target.url, { poolSize: 1 })).close();
+      // A trigger that adds one showing to each row: the rows agree, the totals do not.
+      await db.sql(`CREATE FUNCTION ${target.name}.skew() RETURNS trigger LANGUAGE plpgsql AS
+        'BEGIN NEW.shown := NEW.shown + 1; RETURN NEW; END'`);
+      await db.sql(`CREATE TRIGGER skew BEFORE INSERT ON ${target.name}.counters
+        FOR EACH ROW EXECUTE FUNCTION ${target.name}.skew()`);
+      const error = await refusal(copyServerStoreToPg(file, target.url, indexFile));
+      expect(error.code).toBe("migration_mismatch");
+      expect(error.data).toMatchObject({ table: "counters", source: 1, target: 2 });
       const left = await db.sql(`SELECT count(*)::int AS n FROM ${target.name}.users`);
       expect(left.rows).toEqual([{ n: 0 }]);
     });

@@ -4,11 +4,17 @@
  * EMPTY PostgreSQL database, ids kept and the id sequences moved past the largest id ever
  * given (SQLite's `sqlite_sequence`, so a deleted row's id is still never given again), in
  * ONE transaction: the row counts of every table are compared before it commits, so a copy
- * is whole or not there at all.
+ * is whole or not there at all. With the SQLite index file, its usage counters and their
+ * days go in the same transaction (`index-store/copy-counters-to-pg.ts`: rows and shown/read
+ * totals compared), into the index store's tables the team server counts in on PostgreSQL.
  */
 import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import { LoreError } from "../../core/errors/lore-error.js";
+import { openIndex } from "../entry-index.js";
+import { copyCountersToPg, firstFilledCounterTable } from "../index-store/copy-counters-to-pg.js";
+import type { PG_INDEX_TABLES } from "../index-store/pg-index-migrations.js";
+import { migratePgIndexSchema } from "../index-store/pg-index-store.js";
 import { passwordOf, pgServerDbError, redactDatabaseUrl } from "./pg-db-error.js";
 import { PG_MIGRATION_LOCK_KEY, SERVER_TABLES } from "./pg-migrations.js";
 import { createPool, openPgServerStore } from "./pg-server-store.js";
@@ -16,7 +22,8 @@ import { openSqliteServerStore } from "./sqlite-server-store.js";
 
 /** Rows of one table in the source and in the target after the copy. */
 export interface TableCount {
-  table: (typeof SERVER_TABLES)[number];
+  /** A server store's table, or the index's counters' (`counters`, `usage_days`). */
+  table: (typeof SERVER_TABLES)[number] | (typeof PG_INDEX_TABLES)[number];
   rows: number;
 }
 
@@ -41,20 +48,40 @@ const BATCH_ROWS = 500;
  *
  * @param source - the SQLite file (`<data>/server.db`).
  * @param url - the target PostgreSQL URL.
- * @returns the rows of each table (source = target), in {@link SERVER_TABLES} order.
+ * @param indexFile - the server's SQLite index (`settings.database`): its counters and usage
+ *   days are copied too (a file that does not exist: nothing counted, none copied). Absent:
+ *   the server store only.
+ * @returns the rows of each table (source = target), in {@link SERVER_TABLES} order, then
+ *   `counters` and `usage_days` when `indexFile` is given.
  * @throws LoreError `path_not_found` (no such SQLite file), `migration_target_not_empty`
  *   (409: a table of the target already holds rows; `data.table` names the first),
  *   `migration_mismatch` (500: a table's count differs after the copy; nothing is kept),
  *   `database_unavailable` (503), `index_failed` (either database fails).
  */
-export async function copyServerStoreToPg(source: string, url: string): Promise<TableCount[]> {
+export async function copyServerStoreToPg(
+  source: string,
+  url: string,
+  indexFile?: string,
+): Promise<TableCount[]> {
   if (!existsSync(source)) throw new LoreError("path_not_found", { path: source });
   await openSqliteServerStore(source).close();
   await (await openPgServerStore(url, { poolSize: 1 })).close();
+  // The index brought to the latest schema as any Lore opening it would (counters by
+  // repository, their days), then read in the same read transaction as the store.
+  const withIndex = indexFile !== undefined && existsSync(indexFile);
+  if (withIndex) openIndex(indexFile).close();
   const password = passwordOf(url);
   const sqlite = new Database(source, { readonly: true, fileMustExist: true });
+  const index = withIndex
+    ? new Database(indexFile, { readonly: true, fileMustExist: true })
+    : undefined;
   const pool = createPool(url, 1);
   try {
+    if (indexFile !== undefined) {
+      await migratePgIndexSchema(pool).catch((error: unknown) => {
+        throw pgServerDbError(error, password);
+      });
+    }
     const client = await pool.connect().catch((error: unknown) => {
       throw pgServerDbError(error, password);
     });
@@ -72,17 +99,30 @@ export async function copyServerStoreToPg(source: string, url: string): Promise<
             );
           }
         }
+        const filled = indexFile === undefined ? undefined : await firstFilledCounterTable(client);
+        if (filled !== undefined) {
+          throw new LoreError(
+            "migration_target_not_empty",
+            { target: redactDatabaseUrl(url) },
+            { data: { table: filled } },
+          );
+        }
         // The source is read in one read transaction: a lore serve still writing it cannot
         // make the copy half of one state and half of another.
         const counts: TableCount[] = [];
         sqlite.exec("BEGIN");
+        index?.exec("BEGIN");
+        let counters: TableCount[] = [];
         try {
           for (const table of SERVER_TABLES) {
             counts.push({ table, rows: await copyTable(sqlite, client, table) });
           }
           await moveSequences(sqlite, client);
+          // Verified as it is copied: rows and shown/read totals.
+          if (indexFile !== undefined) counters = await copyCountersToPg(index, client);
         } finally {
           sqlite.exec("COMMIT");
+          index?.exec("COMMIT");
         }
         for (const { table, rows } of counts) {
           const copied = await client.query<{ n: number }>(
@@ -98,7 +138,7 @@ export async function copyServerStoreToPg(source: string, url: string): Promise<
           }
         }
         await client.query("COMMIT");
-        return counts;
+        return [...counts, ...counters];
       } catch (error) {
         await client.query("ROLLBACK").catch(() => undefined);
         throw error;
@@ -110,6 +150,7 @@ export async function copyServerStoreToPg(source: string, url: string): Promise<
     throw pgServerDbError(error, password);
   } finally {
     sqlite.close();
+    index?.close();
     await pool.end().catch(() => undefined);
   }
 }
