@@ -32,6 +32,7 @@ import { bareRepoPath } from "../services/access/hosted-repos.js";
 import { createToken } from "../services/access/tokens.js";
 import { addUser } from "../services/access/users.js";
 import { installHooks } from "../services/push/install-hooks.js";
+import { syncProtectionMarker } from "../services/push/protection-marker.js";
 import { type RunningSshServer, startSshServer } from "../ssh/ssh-server.js";
 import type { Lore, ServedIndex } from "./compose.js";
 import { hookInstallOptions } from "./compose-hook.js";
@@ -281,6 +282,7 @@ export function gitLimitsOf(
  * Re-checks Lore's hooks in every hosted repository at start (seed 004, "Разбор при
  * отправке"; written at `lore repo create`): a hook written by another Lore (another node,
  * another index file) is rewritten; a hook that is not Lore's is left alone and logged.
+ * The protection marker (`PROTECTED_MARKER`) is brought in step with the rules too.
  */
 async function recheckHooks(
   store: ServerStore,
@@ -293,6 +295,9 @@ async function recheckHooks(
     const dir = bareRepoPath(dataDir, repo.fullName);
     await installHooks(dir, hooks).catch((error: unknown) => {
       log(`lore: hooks of ${repo.fullName} not checked: ${String(error)}`);
+    });
+    await syncProtectionMarker(store, dataDir, repo.fullName).catch((error: unknown) => {
+      log(`lore: protection marker of ${repo.fullName} not written: ${String(error)}`);
     });
   }
 }
