@@ -108,7 +108,8 @@ export interface TeamServer {
  * user holds a token, creates on a first start (no user yet) a site-admin user named after
  * the OS user with a token of every scope written to `<data>/owner-token` (mode 0600) and
  * says on stderr how to use it, serves the application, then starts the index upkeep of
- * the local sources.
+ * the local sources and, in the background, heals the index of every hosted repository
+ * whose default branch moved while the server was down.
  *
  * @param options - see {@link TeamServerOptions}.
  * The licence is checked first: a bad one stops the start before anything is opened; an
@@ -132,6 +133,8 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
   // Heals write through a connection of their own: a heal is one transaction, and the
   // readers' connection must not see it half done.
   const writer = options.freshen === undefined ? openIndex(lore.settings.database) : undefined;
+  let healing: Promise<void> = Promise.resolve();
+  let closing = false;
   try {
     if (!loopbackOnly && (await store.listTokens()).length === 0) {
       throw new LoreError("listen_needs_auth", { host: options.host });
@@ -227,6 +230,10 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
     void served.ready.finally(() => {
       indexing = false;
     });
+    // Hosted repositories whose default branch moved while the server was down (a push
+    // with hooks off, a crash before post-receive) are healed now, in the background,
+    // rather than on their first read.
+    healing = healHostedRepos(store, dataDir, freshen, log, () => closing);
     const shown = options.host.includes(":") ? `[${options.host}]` : options.host;
     const base = `http://${shown}:${port}`;
     if (ownerToken !== undefined) log(ownerNotice(ownerToken, base, lang));
@@ -243,11 +250,14 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
         ? {}
         : { sshPort: sshServer.port, sshFingerprint: sshServer.fingerprint }),
       close: async () => {
+        closing = true;
         await new Promise<void>((resolve) => {
           server.closeAllConnections();
           server.close(() => resolve());
         });
         await sshServer?.close();
+        // The start-up heal stops between repositories; the one under way ends first.
+        await healing;
         await served?.close();
         writer?.close();
         await store.close();
@@ -299,6 +309,38 @@ async function recheckHooks(
     await syncProtectionMarker(store, dataDir, repo.fullName).catch((error: unknown) => {
       log(`lore: protection marker of ${repo.fullName} not written: ${String(error)}`);
     });
+  }
+}
+
+/**
+ * Heals every hosted repository once at start (seed 004, "Разбор при отправке":
+ * self-healing): `freshen` compares the recorded commit with the default branch's head and
+ * brings the index up to date when they differ (nothing when they agree). One repository
+ * at a time; a failure is logged and the next goes on; stops between repositories once
+ * `stopped()` says so (the server is closing). Never rejects.
+ */
+async function healHostedRepos(
+  store: ServerStore,
+  dataDir: string,
+  freshen: (repo: HostedRepo) => Promise<void>,
+  log: (line: string) => void,
+  stopped: () => boolean,
+): Promise<void> {
+  try {
+    for (const repo of await store.listRepos()) {
+      if (stopped()) return;
+      await freshen({
+        fullName: repo.fullName,
+        dir: bareRepoPath(dataDir, repo.fullName),
+        defaultBranch: repo.defaultBranch,
+      }).catch((error: unknown) => {
+        const reason =
+          error instanceof LoreError ? `${error.text.en} [${error.code}]` : String(error);
+        log(`lore: the index of ${repo.fullName} could not be healed at start: ${reason}`);
+      });
+    }
+  } catch (error) {
+    log(`lore: the start-up heal of hosted repositories stopped: ${String(error)}`);
   }
 }
 
