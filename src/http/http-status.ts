@@ -2,6 +2,8 @@
  * How Lore's refusals look over HTTP: one status per error kind and the JSON shape
  * `{"error": {"code", "message"}}` (the team server's one error hook, seed 004 "Интерфейс").
  */
+
+import { clientData } from "../core/errors/client-data.js";
 import type { Lang } from "../core/errors/localized-text.js";
 import type { ErrorKind, LoreError } from "../core/errors/lore-error.js";
 
@@ -37,12 +39,13 @@ export interface ErrorBody {
 
 /**
  * The body of a refusal: its machine code, its message in `lang` and, when it has any, its
- * structured details.
+ * structured details (none for a fault of the server: `clientData`).
  *
  * @param error - the refusal.
  * @param lang - the language of the message (from `Accept-Language`).
  */
 export function errorBody(error: LoreError, lang: Lang): ErrorBody {
-  const data = Object.keys(error.data).length > 0 ? { data: error.data } : {};
+  const shown = clientData(error);
+  const data = shown === undefined ? {} : { data: shown };
   return { error: { code: error.code, message: error.text[lang], ...data } };
 }

@@ -5,7 +5,7 @@
  * parse or of the index update is logged (a stderr line for the pusher and a line in
  * `<data>/logs/hooks.log`) and the push goes through; branch protection is the only refusal.
  */
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { appendFile, mkdir } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,6 +16,7 @@ import { hookReadEnvironment, INDEXED_BY_SERVER_ENV } from "../core/push/hook-en
 import {
   type HookScriptOptions,
   type LoreHook,
+  PROTECTED_MARKER,
   REFUSED_EXIT_CODE,
 } from "../core/push/hook-script.js";
 import { parseRefUpdates } from "../core/push/ref-update.js";
@@ -164,6 +165,22 @@ export async function runHook(run: HookRun): Promise<HookOutcome> {
       };
     }
     await failed(run.lang === "ru" ? "доступ к базе сервера" : "opening the server store", error);
+  }
+  if (
+    run.hook === "pre-receive" &&
+    store === undefined &&
+    existsSync(join(run.dir, PROTECTED_MARKER))
+  ) {
+    // The repository has protected branches (its marker) but no store holds their rules.
+    await log(run, `pre-receive ${name}: protected, and no server store at ${run.data}`);
+    return {
+      exitCode: REFUSED_EXIT_CODE,
+      lines: [
+        run.lang === "ru"
+          ? `lore: в репозитории есть защищённые ветки, а базы сервера нет в ${run.data}; отправка отклонена [branch_protected]`
+          : `lore: the repository has protected branches but there is no server store in ${run.data}; the push is refused [branch_protected]`,
+      ],
+    };
   }
   try {
     const defaultBranch = async (repo: PushGitRepo) =>

@@ -32,6 +32,7 @@ import { bareRepoPath } from "../services/access/hosted-repos.js";
 import { createToken } from "../services/access/tokens.js";
 import { addUser } from "../services/access/users.js";
 import { installHooks } from "../services/push/install-hooks.js";
+import { syncProtectionMarker } from "../services/push/protection-marker.js";
 import { type RunningSshServer, startSshServer } from "../ssh/ssh-server.js";
 import type { Lore, ServedIndex } from "./compose.js";
 import { hookInstallOptions } from "./compose-hook.js";
@@ -107,7 +108,8 @@ export interface TeamServer {
  * user holds a token, creates on a first start (no user yet) a site-admin user named after
  * the OS user with a token of every scope written to `<data>/owner-token` (mode 0600) and
  * says on stderr how to use it, serves the application, then starts the index upkeep of
- * the local sources.
+ * the local sources and, in the background, heals the index of every hosted repository
+ * whose default branch moved while the server was down.
  *
  * @param options - see {@link TeamServerOptions}.
  * The licence is checked first: a bad one stops the start before anything is opened; an
@@ -138,6 +140,8 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
   // Heals write through a connection of their own: a heal is one transaction, and the
   // readers' connection must not see it half done.
   const writer = options.freshen === undefined ? openIndex(lore.settings.database) : undefined;
+  let healing: Promise<void> = Promise.resolve();
+  let closing = false;
   try {
     if (!loopbackOnly && (await store.listTokens()).length === 0) {
       throw new LoreError("listen_needs_auth", { host: options.host });
@@ -234,6 +238,10 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
     void served.ready.finally(() => {
       indexing = false;
     });
+    // Hosted repositories whose default branch moved while the server was down (a push
+    // with hooks off, a crash before post-receive) are healed now, in the background,
+    // rather than on their first read.
+    healing = healHostedRepos(store, dataDir, freshen, log, () => closing);
     const shown = options.host.includes(":") ? `[${options.host}]` : options.host;
     const base = `http://${shown}:${port}`;
     if (ownerToken !== undefined) log(ownerNotice(ownerToken, base, lang));
@@ -250,11 +258,14 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
         ? {}
         : { sshPort: sshServer.port, sshFingerprint: sshServer.fingerprint }),
       close: async () => {
+        closing = true;
         await new Promise<void>((resolve) => {
           server.closeAllConnections();
           server.close(() => resolve());
         });
         await sshServer?.close();
+        // The start-up heal stops between repositories; the one under way ends first.
+        await healing;
         await served?.close();
         writer?.close();
         await indexStore?.close();
@@ -291,6 +302,7 @@ export function gitLimitsOf(
  * Re-checks Lore's hooks in every hosted repository at start (seed 004, "Разбор при
  * отправке"; written at `lore repo create`): a hook written by another Lore (another node,
  * another index file) is rewritten; a hook that is not Lore's is left alone and logged.
+ * The protection marker (`PROTECTED_MARKER`) is brought in step with the rules too.
  */
 async function recheckHooks(
   store: ServerStore,
@@ -304,6 +316,41 @@ async function recheckHooks(
     await installHooks(dir, hooks).catch((error: unknown) => {
       log(`lore: hooks of ${repo.fullName} not checked: ${String(error)}`);
     });
+    await syncProtectionMarker(store, dataDir, repo.fullName).catch((error: unknown) => {
+      log(`lore: protection marker of ${repo.fullName} not written: ${String(error)}`);
+    });
+  }
+}
+
+/**
+ * Heals every hosted repository once at start (seed 004, "Разбор при отправке":
+ * self-healing): `freshen` compares the recorded commit with the default branch's head and
+ * brings the index up to date when they differ (nothing when they agree). One repository
+ * at a time; a failure is logged and the next goes on; stops between repositories once
+ * `stopped()` says so (the server is closing). Never rejects.
+ */
+async function healHostedRepos(
+  store: ServerStore,
+  dataDir: string,
+  freshen: (repo: HostedRepo) => Promise<void>,
+  log: (line: string) => void,
+  stopped: () => boolean,
+): Promise<void> {
+  try {
+    for (const repo of await store.listRepos()) {
+      if (stopped()) return;
+      await freshen({
+        fullName: repo.fullName,
+        dir: bareRepoPath(dataDir, repo.fullName),
+        defaultBranch: repo.defaultBranch,
+      }).catch((error: unknown) => {
+        const reason =
+          error instanceof LoreError ? `${error.text.en} [${error.code}]` : String(error);
+        log(`lore: the index of ${repo.fullName} could not be healed at start: ${reason}`);
+      });
+    }
+  } catch (error) {
+    log(`lore: the start-up heal of hosted repositories stopped: ${String(error)}`);
   }
 }
 

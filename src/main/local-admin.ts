@@ -30,6 +30,7 @@ import {
 import { addKey, listKeys, removeKey } from "../services/access/ssh-keys.js";
 import { createToken, listTokens, revokeToken } from "../services/access/tokens.js";
 import { addUser, removeUser, requireUser } from "../services/access/users.js";
+import { syncProtectionMarker } from "../services/push/protection-marker.js";
 import { hostedRepoDeps } from "./open-server.js";
 
 /** What {@link createLocalAdmin} needs. */
@@ -132,6 +133,8 @@ export function createLocalAdmin(deps: LocalAdminDeps): AdminPort {
 
     async protectBranch(request) {
       await protectBranch(store, request);
+      // The pre-receive script refuses what it cannot check only where the marker is.
+      await syncProtectionMarker(store, dataDir, request.repo);
       const rules = await listBranchRules(store, request.repo);
       // The stored rule, named as listed (users and groups by name).
       return (
@@ -143,7 +146,11 @@ export function createLocalAdmin(deps: LocalAdminDeps): AdminPort {
         }
       );
     },
-    unprotectBranch: (request) => unprotectBranch(store, request),
+    async unprotectBranch(request) {
+      const removed = await unprotectBranch(store, request);
+      await syncProtectionMarker(store, dataDir, request.repo);
+      return removed;
+    },
     listBranchRules: (repo) => listBranchRules(store, repo),
   };
 }

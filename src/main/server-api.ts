@@ -135,6 +135,21 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
       });
     }
   };
+  /** The last failure logged per repository, so a read-heavy client does not flood the log. */
+  const failedFreshen = new Map<string, string>();
+  const freshenOrKeep = async (repo: RepoRecord): Promise<void> => {
+    try {
+      await deps.freshen(hosted(repo));
+      failedFreshen.delete(repo.fullName);
+    } catch (error) {
+      const reason = isLoreError(error) ? `${error.text.en} [${error.code}]` : String(error);
+      if (failedFreshen.get(repo.fullName) === reason) return;
+      failedFreshen.set(repo.fullName, reason);
+      deps.log?.(
+        `lore: the index of ${repo.fullName} could not be brought up to date; its last index is read: ${reason}`,
+      );
+    }
+  };
   /** The index sources the caller may see (see the module header), each brought fresh. */
   const visibleSources = async (principal: Principal): Promise<string[]> => {
     if (!principal.scopes.includes("knowledge:read")) return [];
@@ -143,7 +158,9 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
     const readable = all.filter(
       (repo) => principal.siteAdmin || levelOn(repo, granted) !== undefined,
     );
-    for (const repo of readable) await deps.freshen(hosted(repo));
+    // One repository that cannot be brought fresh (its folder gone, git failing) does not
+    // take the others' answers with it: its last index is read, the failure logged once.
+    for (const repo of readable) await freshenOrKeep(repo);
     // A repository's drafts (source `draft:<repo>`) are read with the same right as it.
     const names = readable.flatMap((repo) => [repo.fullName, draftSourceOf(repo.fullName)]);
     if (principal.siteAdmin) {
@@ -158,15 +175,29 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
       rootOfRepo(name) === undefined ? [name, draftSourceOf(name)] : [name],
     );
   };
+  /**
+   * The source a `repo` argument names among the caller's (a hosted `owner/name`, or for a
+   * site admin a local source's identity or folder); `undefined` for none given.
+   * @throws LoreError `repo_not_indexed` (also for one the caller cannot read: no leak).
+   */
+  const withinRepo = (
+    principal: Principal,
+    sources: readonly string[],
+    repo: string | undefined,
+  ): string | undefined => {
+    if (repo === undefined || repo.trim() === "") return undefined;
+    const name = repo.trim();
+    const local = principal.siteAdmin ? tryResolve(deps.local?.lore, name) : undefined;
+    const found = [name, local].find((n) => n !== undefined && sources.includes(n));
+    if (found === undefined) throw new LoreError("repo_not_indexed", { repo: name });
+    return found;
+  };
   const recallFor = async (principal: Principal, args: RecallArgs) => {
     const sources = await visibleSources(principal);
     const { repo, knowledge_root_id, count_shown, ...query } = args;
     let within = sources;
-    if (repo !== undefined && repo.trim() !== "") {
-      const name = repo.trim();
-      const local = principal.siteAdmin ? tryResolve(deps.local?.lore, name) : undefined;
-      const found = [name, local].find((n) => n !== undefined && sources.includes(n));
-      if (found === undefined) throw new LoreError("repo_not_indexed", { repo: name });
+    const found = withinRepo(principal, sources, repo);
+    if (found !== undefined) {
       within = [found, draftSourceOf(found)].filter((n) => sources.includes(n));
     } else if (knowledge_root_id !== undefined && knowledge_root_id.trim() !== "") {
       const roots = principal.siteAdmin ? (deps.local?.lore.roots ?? []) : [];
@@ -305,15 +336,16 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
         ready: local?.ready ?? Promise.resolve(),
         ...(local?.fresh === undefined ? {} : { fresh: local.fresh.bind(local) }),
         recall: (args) => recallFor(principal, args),
-        open: async (id) => {
+        open: async (id, options = {}) => {
           const at = now();
+          const sources = await visibleSources(principal);
           const view = getEntry(
             deps.index,
             id,
             principal.user,
             at,
-            undefined,
-            await visibleSources(principal),
+            withinRepo(principal, sources, options.repo),
+            sources,
             { countRead: false },
           );
           // The read is counted durably for the token's user before the answer.

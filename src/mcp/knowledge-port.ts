@@ -140,10 +140,14 @@ export interface KnowledgePort {
    */
   recall(args: RecallArgs): Promise<RecallAnswer> | RecallAnswer;
   /**
-   * The whole entry with its body; counts a read.
-   * @throws LoreError `entry_not_found`.
+   * The whole entry with its body; counts a read. `options.repo` names the repository the
+   * entry is in (`owner/name`, or a local source's identity or folder) when ids repeat
+   * across repositories; absent: every repository the caller may read.
+   * @throws LoreError `entry_not_found`, `ambiguous_id` (two repositories hold the id and
+   *   `repo` is absent), `repo_not_indexed` (a `repo` the caller cannot read or that is not
+   *   indexed).
    */
-  open(id: string): Promise<EntryView> | EntryView;
+  open(id: string, options?: { repo?: string }): Promise<EntryView> | EntryView;
   /** Strict parse of a text as an entry file (pure; the parser may load at the first call). */
   check(text: string, path?: string): Promise<ParseResult> | ParseResult;
   /**

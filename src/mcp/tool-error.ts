@@ -1,4 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { clientData } from "../core/errors/client-data.js";
 import type { Lang } from "../core/errors/localized-text.js";
 import {
   type ErrorCode,
@@ -16,6 +17,8 @@ function nextStep(code: ErrorCode, names: ToolNames): string {
   switch (code) {
     case "entry_not_found":
       return `The id is unknown (the entry may have been deleted); call ${names.recall} to find current ids.`;
+    case "ambiguous_id":
+      return `Call ${names.open} again with \`repo\` set to one of the repositories the message lists (the hit's \`repo\` in ${names.recall}).`;
     case "invalid_cursor":
       return "Repeat the same call without `cursor` to start from the first page.";
     case "empty_query":
@@ -77,6 +80,8 @@ export function toolError(error: unknown, names: ToolNames, lang: Lang): CallToo
     message: lore.text[lang],
     next: nextStep(lore.code, names),
   };
-  if (Object.keys(lore.data).length > 0) body.data = lore.data;
+  // A fault of the server keeps its details (git's arguments …) for the log.
+  const data = clientData(lore);
+  if (data !== undefined) body.data = data;
   return { isError: true, content: [{ type: "text", text: JSON.stringify({ error: body }) }] };
 }

@@ -13,7 +13,11 @@ import type { GitServices } from "../ports/git-service.js";
 import type { RepoRecord, ServerStore } from "../ports/server-store.js";
 import { authorizeRepo } from "../services/access/authorize.js";
 import { bareRepoPath } from "../services/access/hosted-repos.js";
-import { fingerprintOf, principalForKey } from "../services/access/ssh-keys.js";
+import {
+  fingerprintOf,
+  principalForKey,
+  recheckKeyPrincipal,
+} from "../services/access/ssh-keys.js";
 import { indexAfterPush } from "../services/push/index-after-push.js";
 import { hostKeyFingerprint, loadOrCreateHostKey } from "./host-key.js";
 
@@ -62,6 +66,8 @@ const GIT_PROTOCOL = /^[A-Za-z0-9=:,._-]{1,200}$/;
  * forwarding, no agent or X11 forwarding, no environment except `GIT_PROTOCOL`; any other
  * command (`sh`, `ls`, `git-upload-pack --help`) gets a message with its code on stderr
  * (`ssh_command_refused`, `repo_not_found`, `forbidden`, `server_busy`) and exit status 1.
+ * The key and its user are checked again at every exec, not only at authentication: one
+ * removed meanwhile refuses the exec (`key_not_found`, `user_not_found`).
  * The git process gets the isolated environment with `LORE_PUSHER` and a time limit; a
  * closed channel kills it. The host key is `<data>/ssh_host_ed25519_key`, made on first start.
  *
@@ -100,7 +106,7 @@ export async function startSshServer(deps: SshServerDeps): Promise<RunningSshSer
 
 /** One SSH connection: authentication, then sessions. */
 function serveConnection(client: Connection, deps: SshServerDeps): void {
-  let principal: Principal | undefined;
+  let principal: Authenticated | undefined;
   const authTimer = setTimeout(() => client.end(), deps.authTimeoutMs ?? 30_000);
   client.on("error", (error) => deps.log?.(`ssh client: ${error.message}`));
   client.on("authentication", (ctx) => {
@@ -126,7 +132,8 @@ function serveConnection(client: Connection, deps: SshServerDeps): void {
       client.end();
       return;
     }
-    client.on("session", (accept) => serveSession(accept(), user, deps));
+    const current = () => recheckKeyPrincipal(deps.store, user.fingerprint, user.principal.userId);
+    client.on("session", (accept) => serveSession(accept(), current, deps));
     // Port forwarding, both ways, and Unix sockets: refused.
     client.on("tcpip", (_accept, reject) => reject());
     client.on("openssh.streamlocal", (_accept, reject) => reject());
@@ -135,20 +142,29 @@ function serveConnection(client: Connection, deps: SshServerDeps): void {
   client.on("close", () => clearTimeout(authTimer));
 }
 
+/** Who a connection authenticated as, and with which key (checked again at each exec). */
+interface Authenticated {
+  principal: Principal;
+  /** `SHA256:…` of the key. */
+  fingerprint: string;
+}
+
 /**
  * Checks one authentication attempt: only `publickey`; a key whose fingerprint names a user;
  * with a signature, the signature must verify against that key.
  *
- * @returns the principal (signed and known), `query` (a known key offered without a
+ * @returns the principal and key (signed and known), `query` (a known key offered without a
  *   signature: the client asks whether to sign), or undefined (refuse).
  */
 async function authenticate(
   ctx: AuthContext,
   deps: SshServerDeps,
-): Promise<Principal | "query" | undefined> {
+): Promise<Authenticated | "query" | undefined> {
   if (ctx.method !== "publickey") return undefined;
-  const found = await principalForKey(deps.store, fingerprintOf(ctx.key.data));
-  if (found === undefined) return undefined;
+  const fingerprint = fingerprintOf(ctx.key.data);
+  const principal = await principalForKey(deps.store, fingerprint);
+  if (principal === undefined) return undefined;
+  const found: Authenticated = { principal, fingerprint };
   if (ctx.signature === undefined || ctx.blob === undefined) return "query";
   const key = ssh2.utils.parseKey(ctx.key.data);
   if (key instanceof Error) return undefined;
@@ -157,8 +173,17 @@ async function authenticate(
   return parsed.verify(ctx.blob, ctx.signature, ctx.hashAlgo) === true ? found : undefined;
 }
 
-/** One session: an env of GIT_PROTOCOL, then one exec; everything else refused. */
-function serveSession(session: Session, principal: Principal, deps: SshServerDeps): void {
+/**
+ * One session: an env of GIT_PROTOCOL, then one exec; everything else refused.
+ *
+ * @param current - the connection's principal as the store has it now (see
+ *   `recheckKeyPrincipal`); throws when the key or its user is gone.
+ */
+function serveSession(
+  session: Session,
+  current: () => Promise<Principal>,
+  deps: SshServerDeps,
+): void {
   let protocol: string | undefined;
   let lang: "en" | "ru" = "en";
   let said: "en" | "ru" | undefined;
@@ -185,12 +210,14 @@ function serveSession(session: Session, principal: Principal, deps: SshServerDep
   session.on("exec", (accept, _reject, info) => {
     const channel = accept();
     channel.on("error", () => {});
-    runExec(channel, info.command, principal, { protocol, lang, said }, deps).catch(
-      (error: unknown) => {
+    current()
+      .then((principal) =>
+        runExec(channel, info.command, principal, { protocol, lang, said }, deps),
+      )
+      .catch((error: unknown) => {
         deps.log?.(`ssh exec: ${String(error)}`);
         refuse(channel, error, lang);
-      },
-    );
+      });
   });
 }
 

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LoreError } from "../../core/errors/lore-error.js";
@@ -212,7 +212,9 @@ export function firstLine(stderr: string): string {
  * @returns stdout as bytes, stderr as text, the exit code.
  * @throws LoreError `invalid_input` when a value starts with `-` (or holds NUL/LF);
  *   `git_failed` when git cannot start, exits with a code not in `okExitCodes`, or runs past
- *   the timeout (it is killed) — `data` holds `args`, `exitCode`, `stderr`; `cause` is kept.
+ *   the timeout (it is killed), or its working folder is missing (said so) — `data` holds
+ *   `args`, `exitCode`, `stderr` (for logs: an `internal` refusal's `data` is not shown to
+ *   clients, see `core/errors/client-data.ts`); `cause` is kept.
  */
 export async function runGit(options: RunGitOptions): Promise<GitOutput> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS;
@@ -240,10 +242,18 @@ export async function runGit(options: RunGitOptions): Promise<GitOutput> {
       const stderr = Buffer.concat(err).toString("utf8");
       const data = { args: argv, exitCode: code ?? -1, signal: signal ?? "", stderr };
       if (spawnError !== undefined) {
+        // Node says `spawn git ENOENT` also when the working folder is missing (git is
+        // there): say which.
+        const folderGone =
+          (spawnError as NodeJS.ErrnoException).code === "ENOENT" && !existsSync(options.cwd);
         reject(
           new LoreError(
             "git_failed",
-            { reason: `cannot run git: ${spawnError.message}` },
+            {
+              reason: folderGone
+                ? "the repository's folder does not exist (moved or removed)"
+                : `cannot run git: ${spawnError.message}`,
+            },
             { data, cause: spawnError },
           ),
         );

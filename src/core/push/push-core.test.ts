@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decideBranchPush, matchBranchPattern } from "./branch-protection.js";
 import { hookReadEnvironment, withoutRepositoryLocation } from "./hook-environment.js";
-import { hookScript, shellQuote } from "./hook-script.js";
+import { FAIL_CLOSED_LINE, hookScript, shellQuote } from "./hook-script.js";
 import { parseDiffTreeRaw } from "./knowledge-changes.js";
 import { branchOf, parseRefUpdates } from "./ref-update.js";
 import { capReport } from "./report-cap.js";
@@ -149,15 +149,43 @@ describe("hook environment and script", () => {
         "LORE_DB='/var/lore/index.db'",
         "LORE_CONFIG=''",
         "export LORE_DB LORE_CONFIG",
+        "lore_refuse_unchecked() {",
+        `  if [ -f "\${GIT_DIR:-.}/lore-protected" ]; then`,
+        `    case "\${LORE_PUSHER_LANG:-\${LORE_LANG:-}}" in`,
+        `      ru*) echo '${FAIL_CLOSED_LINE.ru}' >&2 ;;`,
+        `      *) echo '${FAIL_CLOSED_LINE.en}' >&2 ;;`,
+        "    esac",
+        "    exit 1",
+        "  fi",
+        "}",
         "if [ -x '/usr/bin/node' ] && [ -f '/opt/lore/dist/cli/main.js' ]; then",
         "  '/usr/bin/node' '/opt/lore/dist/cli/main.js' hook pre-receive --data '/var/lore/server'",
-        '  [ "$?" -eq 5 ] && exit 1',
+        "  lore_status=$?",
+        '  [ "$lore_status" -eq 5 ] && exit 1',
+        '  [ "$lore_status" -eq 0 ] && exit 0',
+        "  lore_refuse_unchecked",
         "  exit 0",
         "fi",
+        "lore_refuse_unchecked",
         'echo "lore: pre-receive: node or Lore is not at the path this hook was written with; the push is accepted without the parse (run lore hook install again)" >&2',
         "exit 0",
         "",
       ].join("\n"),
     );
+    expect(FAIL_CLOSED_LINE.en).toMatch(/\[branch_protected\]$/);
+    expect(FAIL_CLOSED_LINE.ru).toMatch(/\[branch_protected\]$/);
+    expect(`${FAIL_CLOSED_LINE.en}${FAIL_CLOSED_LINE.ru}`).not.toContain("'");
+  });
+
+  it("post-receive never refuses: no protection check in its script", () => {
+    const text = hookScript("post-receive", {
+      node: "/usr/bin/node",
+      main: "/opt/lore/dist/cli/main.js",
+      database: "/var/lore/index.db",
+      data: "/var/lore/server",
+      config: null,
+    });
+    expect(text).not.toContain("lore-protected");
+    expect(text).not.toContain("exit 1");
   });
 });

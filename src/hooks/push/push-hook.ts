@@ -13,10 +13,16 @@
  * files rather than ~100 modules. Any other shape (`--config`, `--help`, an unknown
  * option) goes through the full CLI, which answers it as before.
  */
-import { resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
 import type { Lang } from "../../core/errors/localized-text.js";
 import { pickLang } from "../../core/errors/localized-text.js";
-import { LORE_HOOKS, type LoreHook } from "../../core/push/hook-script.js";
+import {
+  LORE_HOOKS,
+  type LoreHook,
+  PROTECTED_MARKER,
+  REFUSED_EXIT_CODE,
+} from "../../core/push/hook-script.js";
 import { pusherLang } from "../../core/push/pusher-lang.js";
 import type { LoreSettings } from "../../main/load-config.js";
 import { readAll, writeLines } from "../hook-io.js";
@@ -50,7 +56,9 @@ export interface PushHookIo {
 
 /**
  * Runs a hook as git calls it: never fails the push but by branch protection (a broken
- * configuration, an unreadable index: a line for the pusher, exit 0).
+ * configuration, an unreadable index: a line for the pusher, exit 0). In a repository with
+ * protected branches (its `PROTECTED_MARKER`), a `pre-receive` that fails before it could
+ * check the rules refuses instead (`branch_protected`): protection fails closed.
  *
  * @param hook - `pre-receive` or `post-receive`.
  * @param options - see {@link PushHookOptions}.
@@ -86,11 +94,21 @@ export async function runPushHook(
     exitCode = outcome.exitCode;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    lines = [
-      io.lang() === "ru"
-        ? `lore: ${hook} не сработал, отправка принята: ${reason}`
-        : `lore: ${hook} failed, the push is accepted: ${reason}`,
-    ];
+    const dir = resolve(io.cwd, io.env.GIT_DIR ?? ".");
+    if (hook === "pre-receive" && existsSync(join(dir, PROTECTED_MARKER))) {
+      lines = [
+        io.lang() === "ru"
+          ? `lore: pre-receive не сработал, а в репозитории есть защищённые ветки; отправка отклонена: ${reason} [branch_protected]`
+          : `lore: pre-receive failed and the repository has protected branches; the push is refused: ${reason} [branch_protected]`,
+      ];
+      exitCode = REFUSED_EXIT_CODE;
+    } else {
+      lines = [
+        io.lang() === "ru"
+          ? `lore: ${hook} не сработал, отправка принята: ${reason}`
+          : `lore: ${hook} failed, the push is accepted: ${reason}`,
+      ];
+    }
   }
   await writeLines(io.stderr, lines);
   return exitCode;

@@ -37,7 +37,8 @@ function trimEntry(entry: EntryView): Record<string, unknown> {
 
 /**
  * Registers the open tool (`knowledge_open` / `knowledge.open`): one entry whole, body
- * included, by id; counts a read (`get(id)`).
+ * included, by id — within one repository when `repo` is given (ids may repeat across
+ * repositories); counts a read (`get(id)`).
  *
  * @param server - the MCP server.
  * @param port - Lore's knowledge port.
@@ -65,15 +66,26 @@ export function registerOpenTool(
           .min(1, coded("invalid_input", "`id` must not be empty"))
           .max(100, coded("invalid_input", "`id` is too long for an entry id"))
           .describe(`The entry id (a UUIDv7) as ${names.recall} listed it.`),
+        repo: z
+          .string(coded("invalid_input", "`repo` must be a repository name string"))
+          .max(300, coded("invalid_input", "`repo` is too long for a repository name"))
+          .optional()
+          .describe(
+            `The repository the entry is in, as the hit's \`repo\` in ${names.recall} (e.g. owner/name). Give it when two repositories hold the same id (ambiguous_id); leave it out otherwise.`,
+          ),
       },
       outputSchema: openOutput,
       annotations: readOnlyAnnotations("Open a knowledge entry"),
     },
-    async ({ id }, extra) => {
+    async ({ id, repo }, extra) => {
       try {
         // Sees a moved HEAD first; a cancelled request cancels that refresh.
         await (port.fresh === undefined ? port.ready : port.fresh(extra.signal));
-        const entry = await port.open(id.trim());
+        const within = repo?.trim();
+        const entry = await port.open(
+          id.trim(),
+          within === undefined || within === "" ? {} : { repo: within },
+        );
         return jsonResult(trimEntry(entry));
       } catch (error) {
         return toolError(error, names, lang);

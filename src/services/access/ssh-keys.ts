@@ -184,3 +184,35 @@ export async function principalForKey(
     tokenId: 0,
   };
 }
+
+/**
+ * The principal of an SSH connection again, at each exec (seed 004, team server: the same
+ * rights as over HTTP, where every request checks its token): the key must still be there
+ * and still belong to the user the connection authenticated as, and that user must still
+ * exist; their current site-admin flag counts. A key or user removed during a long-lived
+ * connection refuses its next exec.
+ *
+ * @param fingerprint - `SHA256:…` of the key the connection authenticated with.
+ * @param userId - the user it authenticated as.
+ * @throws LoreError `key_not_found` (the key was removed, or now belongs to another user),
+ *   `user_not_found` (the user was removed).
+ */
+export async function recheckKeyPrincipal(
+  store: ServerStore,
+  fingerprint: string,
+  userId: number,
+): Promise<Principal> {
+  const key = await store.findKeyByFingerprint(fingerprint);
+  if (key === undefined || key.userId !== userId) {
+    throw new LoreError("key_not_found", { key: fingerprint });
+  }
+  const user = await store.getUserById(userId);
+  if (user === undefined) throw new LoreError("user_not_found", { user: `#${userId}` });
+  return {
+    userId: user.id,
+    user: user.name,
+    siteAdmin: user.siteAdmin,
+    scopes: ["repo:read", "repo:write"],
+    tokenId: 0,
+  };
+}

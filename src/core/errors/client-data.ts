@@ -1,0 +1,20 @@
+/**
+ * What of a refusal's structured details (`LoreError.data`) a client is shown, over HTTP
+ * (`{"error": {"code", "message", "data"?}}`) and MCP (seed 004 "Интерфейс": one error
+ * shape). Pure.
+ */
+import type { LoreError } from "./lore-error.js";
+
+/**
+ * The details a client may see: a refusal's `data` as it is (a refused entry's
+ * diagnostics, a limit, `retry_after`), except for a fault of the server (kind
+ * `internal`: `git_failed`, `index_failed` …), whose `data` holds the server's own
+ * workings — git's arguments, its stderr, folders — and goes to the log only.
+ *
+ * @param error - the refusal.
+ * @returns the details, or `undefined` when there are none to show.
+ */
+export function clientData(error: LoreError): Record<string, unknown> | undefined {
+  if (error.kind === "internal") return undefined;
+  return Object.keys(error.data).length > 0 ? error.data : undefined;
+}
