@@ -2,11 +2,9 @@
  * The team server's composition root (`lore serve`, seed 004): the data folder's store, the
  * index, the rights-checked reads and the one HTTP application on `[server] host`/`port`.
  */
-import { writeFile } from "node:fs/promises";
 import type { Server } from "node:http";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
 import { getRequestListener } from "@hono/node-server";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import {
@@ -14,12 +12,10 @@ import {
   DEFAULT_GIT_SERVICE_LIMITS,
   type GitServiceLimits,
 } from "../adapters/git-cli/spawn-git-service.js";
-import { SCOPES } from "../core/access/rights.js";
 import type { LicenceState } from "../core/editions/edition.js";
 import type { Lang } from "../core/errors/localized-text.js";
 import { LoreError } from "../core/errors/lore-error.js";
 import { INDEXED_BY_SERVER_ENV } from "../core/push/hook-environment.js";
-import { accountNameFrom } from "../core/repos/repo-name.js";
 import { createHttpApp } from "../http/create-http-app.js";
 import { gitHttpRoutes } from "../http/git/git-http-routes.js";
 import { isLoopback } from "../http/request-guards.js";
@@ -29,20 +25,28 @@ import { createMcpServer } from "../mcp/create-mcp-server.js";
 import type { ToolNameStyle } from "../mcp/tool-names.js";
 import type { RepoRecord, ServerStore } from "../ports/server-store.js";
 import { bareRepoPath } from "../services/access/hosted-repos.js";
-import { createToken } from "../services/access/tokens.js";
-import { addUser } from "../services/access/users.js";
 import { installHooks } from "../services/push/install-hooks.js";
 import { syncProtectionMarker } from "../services/push/protection-marker.js";
 import { type RunningSshServer, startSshServer } from "../ssh/ssh-server.js";
 import type { Lore, ServedIndex } from "./compose.js";
 import { hookInstallOptions } from "./compose-hook.js";
+import { firstStart } from "./first-start.js";
 import { indexHostedRepo } from "./index-hosted-repo.js";
 import { licenceWarning, loadLicence } from "./load-licence.js";
 import { openServerStore, openSharedIndexStore } from "./open-server.js";
 import { createServerApi, type HostedRepo, rootsForbidden } from "./server-api.js";
 
-/** The file of the owner's token in the data folder (mode 0600), written on a first start. */
-export const OWNER_TOKEN_FILE = "owner-token";
+export { OWNER_TOKEN_FILE } from "./first-start.js";
+
+/**
+ * How long the server keeps an idle keep-alive connection open, ms: above a proxy's own
+ * idle time (nginx `keepalive_timeout` 60 s; Node's default is 5 s), so a proxy in front
+ * never sends a request on a connection the server is just closing (a POST nginx cannot
+ * pass on again: a 502).
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+/** The time to receive a request's headers, ms: above {@link KEEP_ALIVE_TIMEOUT_MS}, as Node needs. */
+export const HEADERS_TIMEOUT_MS = 66_000;
 
 /** Options of {@link startTeamServer}. */
 export interface TeamServerOptions {
@@ -147,7 +151,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
       throw new LoreError("listen_needs_auth", { host: options.host });
     }
     const first = (await store.countUsers()) === 0;
-    const ownerToken = first ? await createOwner(store, dataDir, lore.settings.user) : undefined;
+    const ownerToken = first ? await firstStart(store, dataDir, lore.settings.user) : undefined;
     // Both transports share one bound on git processes (`[server] git_max_processes`,
     // `git_max_queue`, `git_timeout_ms`; absent keys keep the defaults).
     // The server indexes every push it serves itself (one writer of the index).
@@ -218,6 +222,9 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
     // Node cuts a request after 300 s by default: a large push may take up to git's own
     // time limit, which then ends it with a clear error instead.
     http.requestTimeout = limits.timeoutMs + 60_000;
+    http.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    // Node wants the headers' time within the request's (a small `git_timeout_ms`).
+    http.headersTimeout = Math.min(HEADERS_TIMEOUT_MS, http.requestTimeout);
     const port = await listen(http, options.host, options.port);
     if ((options.sshPort ?? 0) > 0) {
       ssh = await startSshServer({
@@ -352,24 +359,6 @@ async function healHostedRepos(
   } catch (error) {
     log(`lore: the start-up heal of hosted repositories stopped: ${String(error)}`);
   }
-}
-
-/**
- * Creates the owner on a first start: a site-admin user named after the OS user
- * (`accountNameFrom`: lower case, other characters as `-`; `admin` when nothing is left) and
- * a token of every scope, written alone to
- * `<data>/owner-token` with mode 0600.
- *
- * @returns the token file's path.
- */
-async function createOwner(store: ServerStore, dataDir: string, osUser: string): Promise<string> {
-  const name = accountNameFrom(osUser);
-  const now = Date.now();
-  await addUser(store, { name, siteAdmin: true, now });
-  const created = await createToken(store, { user: name, scopes: SCOPES, label: "owner", now });
-  const file = join(dataDir, OWNER_TOKEN_FILE);
-  await writeFile(file, `${created.secret}\n`, { mode: 0o600, flag: "w" });
-  return file;
 }
 
 /** What a first start says on stderr: whose token, where, and how to pass it. */

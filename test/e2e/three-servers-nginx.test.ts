@@ -36,7 +36,10 @@ const NGINX = findNginx();
 const CI = process.env.CI !== undefined && process.env.CI !== "";
 
 /** The server database each run uses: the SQLite default, and PostgreSQL when set up. */
-const ENGINES: ("sqlite" | "postgresql")[] = ["sqlite", ...(TEST_PG_URL ? ["postgresql" as const] : [])];
+const ENGINES: ("sqlite" | "postgresql")[] = [
+  "sqlite",
+  ...(TEST_PG_URL ? ["postgresql" as const] : []),
+];
 
 const dbs: TestDatabase[] = [];
 afterAll(async () => {
@@ -74,10 +77,13 @@ async function threeServers(engine: "sqlite" | "postgresql"): Promise<void> {
       connections: CONNECTIONS,
       seconds: SECONDS,
       during: () => {
-        setTimeout(() => {
-          killedAt = Date.now();
-          killed = victim.kill();
-        }, (SECONDS * 1000) / 2);
+        setTimeout(
+          () => {
+            killedAt = Date.now();
+            killed = victim.kill();
+          },
+          (SECONDS * 1000) / 2,
+        );
       },
     });
     await killed;

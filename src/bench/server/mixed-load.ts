@@ -250,9 +250,7 @@ export async function driveMixed(
   let left = options.connections;
   const instances = routes.map((route, i) => {
     const connections =
-      i === routes.length - 1
-        ? left
-        : Math.max(1, Math.round(options.connections * SHARES[route]));
+      i === routes.length - 1 ? left : Math.max(1, Math.round(options.connections * SHARES[route]));
     left -= connections;
     let next = 0;
     const users = MIXED_USERS[route];
