@@ -34,18 +34,53 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * The configuration nginx runs with (the README's "Several servers behind nginx" shows the
- * same `upstream` and `location`): one upstream `lore` of `upstreams` (ports on 127.0.0.1)
- * with 64 idle keep-alive connections per worker, kept 60 s (under the server's 65 s
+ * The part of the configuration a deployment writes (the README's "Several servers behind
+ * nginx" shows it for ports 7377–7379 behind 127.0.0.1:8080; `nginx-front.test.ts` checks
+ * they are the same): one upstream `lore` of `upstreams` (ports on 127.0.0.1) with 64 idle
+ * keep-alive connections per worker, kept 60 s (under the server's 65 s
  * `keepAliveTimeout`, so nginx never reuses a connection Node is closing); a server that
  * refuses a connection is skipped for 5 s (`max_fails=1 fail_timeout=5s`) and the request
  * goes to the next (`proxy_next_upstream error timeout`: nginx passes a POST on only when
- * it was not sent yet, so no write is made twice); bodies up to 10 MB; no buffering of
- * answers (the MCP stream).
+ * it was not sent yet, so no write is made twice); bodies up to 10 MB; answers not
+ * buffered (the MCP stream).
  *
- * @param options - `prefix`: the temp folder (logs, pid, temp paths); `port`: nginx's own
- *   port on 127.0.0.1; `upstreams`: the servers' ports; `user`: the `user` line when run as
- *   root (workers as that user).
+ * @param options - `listen`: nginx's own address (`127.0.0.1:8080`); `upstreams`: the
+ *   servers' ports on 127.0.0.1.
+ */
+export function nginxSite(options: { listen: string; upstreams: readonly number[] }): string {
+  const servers = options.upstreams
+    .map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=5s;`)
+    .join("\n");
+  return `upstream lore {
+${servers}
+    keepalive 64;
+    keepalive_timeout 60s;
+}
+server {
+    listen ${options.listen};
+    client_max_body_size 10m;
+    location / {
+        proxy_pass http://lore;
+        proxy_http_version 1.1;
+        proxy_set_header Connection "";
+        proxy_set_header Host $host;
+        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+        proxy_buffering off;
+        proxy_read_timeout 600s;
+        proxy_next_upstream error timeout;
+        proxy_next_upstream_tries 3;
+    }
+}
+`;
+}
+
+/**
+ * The whole configuration the test's nginx runs with: {@link nginxSite} inside `http`, in
+ * the foreground, one worker, its pid, logs and temp paths in `prefix`.
+ *
+ * @param options - `prefix`: the temp folder; `port`: nginx's own port on 127.0.0.1;
+ *   `upstreams`: the servers' ports; `user`: the `user` line when run as root (workers as
+ *   that user).
  */
 export function nginxConfig(options: {
   prefix: string;
@@ -54,42 +89,19 @@ export function nginxConfig(options: {
   user?: string;
 }): string {
   const p = options.prefix;
-  const servers = options.upstreams
-    .map((port) => `    server 127.0.0.1:${port} max_fails=1 fail_timeout=5s;`)
-    .join("\n");
   return `${options.user === undefined ? "" : `user ${options.user};\n`}daemon off;
 worker_processes 1;
 pid ${p}/nginx.pid;
 error_log ${p}/error.log warn;
 events { worker_connections 4096; }
 http {
-  access_log off;
-  client_body_temp_path ${p}/client_body;
-  proxy_temp_path ${p}/proxy;
-  fastcgi_temp_path ${p}/fastcgi;
-  uwsgi_temp_path ${p}/uwsgi;
-  scgi_temp_path ${p}/scgi;
-  upstream lore {
-${servers}
-    keepalive 64;
-    keepalive_timeout 60s;
-  }
-  server {
-    listen 127.0.0.1:${options.port};
-    client_max_body_size 10m;
-    location / {
-      proxy_pass http://lore;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_buffering off;
-      proxy_read_timeout 600s;
-      proxy_next_upstream error timeout;
-      proxy_next_upstream_tries 3;
-    }
-  }
-}
+access_log off;
+client_body_temp_path ${p}/client_body;
+proxy_temp_path ${p}/proxy;
+fastcgi_temp_path ${p}/fastcgi;
+uwsgi_temp_path ${p}/uwsgi;
+scgi_temp_path ${p}/scgi;
+${nginxSite({ listen: `127.0.0.1:${options.port}`, upstreams: options.upstreams })}}
 `;
 }
 
