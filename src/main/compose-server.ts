@@ -111,9 +111,11 @@ export interface TeamServer {
  * `[server] database`), refuses a non-loopback address while no
  * user holds a token, creates on a first start (no user yet) a site-admin user named after
  * the OS user with a token of every scope written to `<data>/owner-token` (mode 0600) and
- * says on stderr how to use it, serves the application, then starts the index upkeep of
- * the local sources and, in the background, heals the index of every hosted repository
- * whose default branch moved while the server was down.
+ * says on stderr how to use it (once, when several servers start at once: `first-start.ts`),
+ * serves the application (idle keep-alive connections kept {@link KEEP_ALIVE_TIMEOUT_MS},
+ * for a proxy in front), then starts the index upkeep of the local sources and, in the
+ * background, heals the index of every hosted repository whose default branch moved while
+ * the server was down.
  *
  * @param options - see {@link TeamServerOptions}.
  * The licence is checked first: a bad one stops the start before anything is opened; an
