@@ -3,7 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-    exclude: ["test/corpus/**", "node_modules/**", "dist/**"],
+    // test/load/ runs on its own after the rest (vitest.load.config.ts).
+    exclude: ["test/corpus/**", "test/load/**", "node_modules/**", "dist/**"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",

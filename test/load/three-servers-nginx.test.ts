@@ -25,8 +25,8 @@ import {
 } from "../../src/bench/server/mixed-load.js";
 import { findNginx, type RunningNginx, startNginx } from "../../src/bench/server/nginx-front.js";
 import { type ServedTeam, serveTeam, teamHome } from "../../src/bench/server/team-harness.js";
+import { LORE_BIN } from "../e2e/run-lore.js";
 import { createTestDatabase, TEST_PG_URL, type TestDatabase } from "../helpers/pg-test-database.js";
-import { LORE_BIN } from "./run-lore.js";
 
 const SECONDS = Number(process.env.LORE_NGINX_SECONDS ?? 60);
 const CONNECTIONS = 300;
