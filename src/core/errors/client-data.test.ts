@@ -15,4 +15,13 @@ describe("clientData", () => {
     expect(clientData(fault)).toBeUndefined();
     expect(clientData(new LoreError("invalid_input", { reason: "x" }))).toBeUndefined();
   });
+
+  it("shows of a fault only the engine's error code, never its text", () => {
+    const busy = new LoreError(
+      "index_failed",
+      { reason: "busy" },
+      { data: { sqlite: "SQLITE_BUSY", detail: "database is locked: /srv/lore/index.db" } },
+    );
+    expect(clientData(busy)).toEqual({ sqlite: "SQLITE_BUSY" });
+  });
 });
