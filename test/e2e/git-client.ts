@@ -1,5 +1,7 @@
 import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { dirname, join } from "node:path";
 import type { LoreRun } from "./run-lore.js";
 
 /**
@@ -62,4 +64,42 @@ export function gitClientEnv(
     GIT_COMMITTER_EMAIL: "anna@example.com",
     ...extra,
   };
+}
+
+/**
+ * Commits `files` (path relative to the repository → text) as the first commit of `main`
+ * in a new work folder `<home.dir>/work` and pushes it with the real git client over smart
+ * HTTP to `remote`, the token as HTTP Basic password (as the README's set-up does).
+ *
+ * @param home - the test's isolated environment (`isolatedEnv()`): the git client's HOME.
+ * @param remote - the repository's URL, e.g. `http://127.0.0.1:PORT/acme/app.git`.
+ * @param token - a Lore token with `repo:write` and write access to the repository.
+ * @returns the work folder.
+ * @throws Error naming the git command and its stderr when one fails.
+ */
+export async function pushFilesOverHttp(
+  home: { env: Record<string, string | undefined>; dir: string },
+  files: Record<string, string>,
+  remote: string,
+  token: string,
+): Promise<string> {
+  const work = join(home.dir, "work");
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(work, path)), { recursive: true });
+    writeFileSync(join(work, path), text);
+  }
+  const gitEnv = gitClientEnv(home);
+  mkdirSync(gitEnv.HOME, { recursive: true });
+  const basic = `http.extraHeader=Authorization: Basic ${Buffer.from(`x:${token}`).toString("base64")}`;
+  for (const args of [
+    ["init", "-q", "-b", "main"],
+    ["add", "-A"],
+    ["commit", "-q", "-m", "entries"],
+    ["remote", "add", "origin", remote],
+    ["-c", basic, "push", "-q", "origin", "main"],
+  ]) {
+    const run = await runGitClient(args, work, gitEnv);
+    if (run.code !== 0) throw new Error(`git ${args.join(" ")}: ${run.stderr}`);
+  }
+  return work;
 }

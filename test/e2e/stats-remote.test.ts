@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTestLicenceKey } from "../helpers/test-licence.js";
 import { knowledgeFiles, MIGRATION_ID, ROLLBACK_ID, UNREACHABLE_ID } from "./fixture-entries.js";
-import { gitClientEnv, runGitClient } from "./git-client.js";
+import { pushFilesOverHttp } from "./git-client.js";
 import { isolatedEnv, type LoreRun, runLore } from "./run-lore.js";
 import { type ServedLore, startServe } from "./serve-lore.js";
 
@@ -82,23 +82,7 @@ beforeAll(async () => {
   const clientConfig = join(home.dir, "client.toml");
   clientEnv = { ...home.env, LORE_CONFIG: clientConfig, LORE_TOKEN: tokens.anna as string };
   // The entries, pushed by anna with the real git client over smart HTTP.
-  const work = join(home.dir, "work");
-  mkdirSync(join(work, ".gitriver", "knowledge"), { recursive: true });
-  for (const [path, text] of Object.entries(knowledgeFiles()))
-    writeFileSync(join(work, path), text);
-  const gitEnv = gitClientEnv(home);
-  mkdirSync(gitEnv.HOME, { recursive: true });
-  const basic = `http.extraHeader=Authorization: Basic ${Buffer.from(`x:${tokens.anna}`).toString("base64")}`;
-  for (const args of [
-    ["init", "-q", "-b", "main"],
-    ["add", "-A"],
-    ["commit", "-q", "-m", "entries"],
-    ["remote", "add", "origin", `${base()}/acme/app.git`],
-    ["-c", basic, "push", "-q", "origin", "main"],
-  ]) {
-    const run = await runGitClient(args, work, gitEnv);
-    if (run.code !== 0) throw new Error(`git ${args.join(" ")}: ${run.stderr}`);
-  }
+  await pushFilesOverHttp(home, knowledgeFiles(), `${base()}/acme/app.git`, tokens.anna as string);
 }, 120_000);
 
 afterAll(async () => {

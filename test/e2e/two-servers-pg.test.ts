@@ -8,7 +8,7 @@
  * one of them exactly — the counts are in PostgreSQL, none in either server's SQLite index.
  * Needs `LORE_TEST_PG_URL` (a throw-away cluster; `.ci/run` starts one); skips without it.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,7 +20,7 @@ import {
 } from "../helpers/pg-test-database.js";
 import { makeTestLicenceKey } from "../helpers/test-licence.js";
 import { knowledgeFiles, MIGRATION_ID, ROLLBACK_ID } from "./fixture-entries.js";
-import { gitClientEnv, runGitClient } from "./git-client.js";
+import { pushFilesOverHttp } from "./git-client.js";
 import { isolatedEnv, runLore } from "./run-lore.js";
 import { type ServedLore, startServe } from "./serve-lore.js";
 
@@ -92,23 +92,12 @@ if (TEST_PG_URL === undefined) {
     }
     // The entries pushed to the first server only: the second reads them from the shared
     // bare repository into its own index before its first answer.
-    const work = join(sandbox.dir, "work");
-    mkdirSync(join(work, ".gitriver", "knowledge"), { recursive: true });
-    for (const [path, text] of Object.entries(knowledgeFiles()))
-      writeFileSync(join(work, path), text);
-    const gitEnv = gitClientEnv(sandbox);
-    mkdirSync(gitEnv.HOME, { recursive: true });
-    const basic = `http.extraHeader=Authorization: Basic ${Buffer.from(`x:${tokens.anna}`).toString("base64")}`;
-    for (const args of [
-      ["init", "-q", "-b", "main"],
-      ["add", "-A"],
-      ["commit", "-q", "-m", "entries"],
-      ["remote", "add", "origin", `${base(servers[0] as ServedLore)}/acme/app.git`],
-      ["-c", basic, "push", "-q", "origin", "main"],
-    ]) {
-      const run = await runGitClient(args, work, gitEnv);
-      if (run.code !== 0) throw new Error(`git ${args.join(" ")}: ${run.stderr}`);
-    }
+    await pushFilesOverHttp(
+      sandbox,
+      knowledgeFiles(),
+      `${base(servers[0] as ServedLore)}/acme/app.git`,
+      tokens.anna as string,
+    );
   }, 120_000);
 
   afterAll(async () => {

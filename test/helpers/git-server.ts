@@ -88,6 +88,26 @@ export interface GitTestServer {
   close(): Promise<void>;
 }
 
+/**
+ * The OpenSSH client options of every test that talks to the server's SSH port: no user
+ * config, no host key check (each test server makes a new host key), only the key given
+ * with `-i`, never a prompt, errors only.
+ */
+export const SSH_CLIENT_OPTIONS: readonly string[] = [
+  "-F",
+  "/dev/null",
+  "-o",
+  "StrictHostKeyChecking=no",
+  "-o",
+  "UserKnownHostsFile=/dev/null",
+  "-o",
+  "IdentitiesOnly=yes",
+  "-o",
+  "BatchMode=yes",
+  "-o",
+  "LogLevel=ERROR",
+];
+
 /** Runs a program to its end (no shell), collecting its output; times out after 10 min. */
 export function runProgram(
   command: string,
@@ -226,16 +246,7 @@ export async function startGitServer(options: GitServerOptions = {}): Promise<Gi
       }
       if (runOptions.via === "ssh") {
         const key = runOptions.user?.keyPath ?? join(root, "no-such-key");
-        extra.GIT_SSH_COMMAND = [
-          "ssh",
-          "-F /dev/null",
-          `-i ${key}`,
-          "-o StrictHostKeyChecking=no",
-          "-o UserKnownHostsFile=/dev/null",
-          "-o IdentitiesOnly=yes",
-          "-o BatchMode=yes",
-          "-o LogLevel=ERROR",
-        ].join(" ");
+        extra.GIT_SSH_COMMAND = ["ssh", ...SSH_CLIENT_OPTIONS, "-i", key].join(" ");
       }
       config.forEach(([key, value], at) => {
         extra[`GIT_CONFIG_KEY_${at}`] = key;

@@ -6,6 +6,7 @@ import {
   type ClientRun,
   type GitTestServer,
   runProgram,
+  SSH_CLIENT_OPTIONS,
   startGitServer,
   type TestUser,
 } from "../helpers/git-server.js";
@@ -21,22 +22,11 @@ let anna: TestUser;
 
 function sshArgs(target: GitTestServer, key: string, extra: string[] = []): string[] {
   return [
-    "-F",
-    "/dev/null",
+    ...SSH_CLIENT_OPTIONS,
     "-i",
     key,
     "-p",
     String(target.sshPort),
-    "-o",
-    "StrictHostKeyChecking=no",
-    "-o",
-    "UserKnownHostsFile=/dev/null",
-    "-o",
-    "IdentitiesOnly=yes",
-    "-o",
-    "BatchMode=yes",
-    "-o",
-    "LogLevel=ERROR",
     ...extra,
     "git@127.0.0.1",
   ];

@@ -9,6 +9,7 @@ import {
   type ClientRun,
   type GitTestServer,
   runProgram,
+  SSH_CLIENT_OPTIONS,
   startGitServer,
   type TestUser,
 } from "../helpers/git-server.js";
@@ -33,28 +34,13 @@ afterAll(async () => {
   await server?.close();
 });
 
-const SSH_OPTIONS = [
-  "-F",
-  "/dev/null",
-  "-o",
-  "StrictHostKeyChecking=no",
-  "-o",
-  "UserKnownHostsFile=/dev/null",
-  "-o",
-  "IdentitiesOnly=yes",
-  "-o",
-  "BatchMode=yes",
-  "-o",
-  "LogLevel=ERROR",
-];
-
 /** Opens a master connection as `user` (in the foreground, killed after) and waits for its socket. */
 async function openMaster(user: TestUser): Promise<string> {
   const socket = join(server.work, `m-${user.name}`);
   const master = spawn(
     "ssh",
     [
-      ...SSH_OPTIONS,
+      ...SSH_CLIENT_OPTIONS,
       "-i",
       user.keyPath,
       "-p",
@@ -85,7 +71,7 @@ function lsRemote(socket: string): Promise<ClientRun> {
       GIT_CONFIG_NOSYSTEM: "1",
       LC_ALL: "C",
       // The key is absent: only the master's connection can carry the command.
-      GIT_SSH_COMMAND: `ssh ${SSH_OPTIONS.join(" ")} -i /nonexistent -o ControlMaster=no -S ${socket}`,
+      GIT_SSH_COMMAND: `ssh ${SSH_CLIENT_OPTIONS.join(" ")} -i /nonexistent -o ControlMaster=no -S ${socket}`,
     },
   });
 }

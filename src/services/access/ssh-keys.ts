@@ -176,6 +176,14 @@ export async function principalForKey(
   if (key === undefined) return undefined;
   const user = await store.getUserById(key.userId);
   if (user === undefined) return undefined;
+  return keyPrincipal(user);
+}
+
+/**
+ * The principal of a user who came by an SSH key: git's scopes only (`repo:read`,
+ * `repo:write`; a key carries no knowledge or admin scope), no token (id 0).
+ */
+function keyPrincipal(user: { id: number; name: string; siteAdmin: boolean }): Principal {
   return {
     userId: user.id,
     user: user.name,
@@ -208,11 +216,5 @@ export async function recheckKeyPrincipal(
   }
   const user = await store.getUserById(userId);
   if (user === undefined) throw new LoreError("user_not_found", { user: `#${userId}` });
-  return {
-    userId: user.id,
-    user: user.name,
-    siteAdmin: user.siteAdmin,
-    scopes: ["repo:read", "repo:write"],
-    tokenId: 0,
-  };
+  return keyPrincipal(user);
 }

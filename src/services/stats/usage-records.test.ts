@@ -93,20 +93,22 @@ async function count(store: IndexStore, draft: string): Promise<void> {
   store.counters.countRead("ann", k(2), T0 + 50);
 }
 
+/** The usage reads compared: every user, page sizes at and past the ends. */
+const reads = [
+  { limit: 100 },
+  { limit: 2 },
+  { limit: 0 },
+  { limit: Number.MAX_SAFE_INTEGER },
+  { user: "ann", limit: 100 },
+  { user: "ann", limit: 1 },
+  { user: "bob", limit: 100 },
+  { user: "cid", limit: 100 },
+  { user: "nobody", limit: 100 },
+];
+
 /** Every read the reports make, both ways, for a comparison. */
 async function bothWays(store: IndexStore) {
   const sources = { index, counters: store.counters };
-  const reads = [
-    { limit: 100 },
-    { limit: 2 },
-    { limit: 0 },
-    { limit: Number.MAX_SAFE_INTEGER },
-    { user: "ann", limit: 100 },
-    { user: "ann", limit: 1 },
-    { user: "bob", limit: 100 },
-    { user: "cid", limit: 100 },
-    { user: "nobody", limit: 100 },
-  ];
   const split = [];
   for (const options of reads) split.push(await usageRecords(sources, REPO, options));
   split.push(await usageRecords(sources, "acme/lib", { limit: 10 }));
@@ -122,17 +124,6 @@ async function bothWays(store: IndexStore) {
 
 /** The one-statement answers of the SQLite index for the same reads. */
 function oneStatement() {
-  const reads = [
-    { limit: 100 },
-    { limit: 2 },
-    { limit: 0 },
-    { limit: Number.MAX_SAFE_INTEGER },
-    { user: "ann", limit: 100 },
-    { user: "ann", limit: 1 },
-    { user: "bob", limit: 100 },
-    { user: "cid", limit: 100 },
-    { user: "nobody", limit: 100 },
-  ];
   return {
     split: [
       ...reads.map((options) => index.usage(REPO, options)),
