@@ -40,7 +40,8 @@ export function retryAfterOf(error: LoreError): string | undefined {
 
 /**
  * The response of a refusal: its status ({@link statusOf}), the JSON body in the request's
- * language, for a 401 the `WWW-Authenticate` challenge (Basic on git paths, Bearer
+ * language (on a git path to the git client, the message and code as one `text/plain`
+ * line, which git shows its user as `remote: …`), for a 401 the `WWW-Authenticate` challenge (Basic on git paths, Bearer
  * elsewhere), for a 429 `Retry-After` seconds ({@link retryAfterOf}).
  *
  * @param c - the request's context.
@@ -48,13 +49,23 @@ export function retryAfterOf(error: LoreError): string | undefined {
  */
 export function refusal(c: Context, error: LoreError): Response {
   const status = statusOf(error);
+  const gitPath = isGitPath(c.req.path);
   const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
-  if (status === 401) {
-    headers["www-authenticate"] = isGitPath(c.req.path) ? BASIC_CHALLENGE : BEARER_CHALLENGE;
-  }
+  if (status === 401) headers["www-authenticate"] = gitPath ? BASIC_CHALLENGE : BEARER_CHALLENGE;
   const retryAfter = status === 429 ? retryAfterOf(error) : undefined;
   if (retryAfter !== undefined) headers["retry-after"] = retryAfter;
-  return new Response(JSON.stringify(errorBody(error, langOf(c))), { status, headers });
+  const body = errorBody(error, langOf(c));
+  if (gitPath && isGitClient(c)) {
+    // git prints a text/plain refusal's lines as `remote:` lines; JSON it would drop.
+    headers["content-type"] = "text/plain; charset=utf-8";
+    return new Response(`${body.error.message} [${body.error.code}]\n`, { status, headers });
+  }
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
+/** Whether the request comes from the git client (its `User-Agent` is `git/<version>`). */
+export function isGitClient(c: Context): boolean {
+  return (c.req.header("user-agent") ?? "").startsWith("git/");
 }
 
 /**

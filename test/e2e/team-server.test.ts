@@ -249,6 +249,26 @@ describe("lore serve: git over HTTP and SSH, parse on push, the index read back"
     expect(await anonymous.json()).toMatchObject({ error: { code: "token_required" } });
   });
 
+  it("a wrong token over git HTTP: git shows Lore's refusal with its code as a remote: line", async () => {
+    const wrong = `lore_${"x".repeat(43)}`;
+    const run = await runGitClient(
+      // The token as the password git has (a credential helper's or the URL's): git sends
+      // it, gets the 401 and says why.
+      ["ls-remote", `${served.url.protocol}//x:${wrong}@${served.url.host}/acme/app.git`],
+      home.dir,
+      gitEnv,
+    );
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/^remote: .*\[token_invalid\]$/m);
+    expect(run.stderr).toContain("Authentication failed");
+    // Not a git client: the JSON shape of every other refusal.
+    const answer = await fetch(`${base()}/acme/app.git/info/refs?service=git-upload-pack`, {
+      headers: { authorization: `Basic ${Buffer.from(`x:${wrong}`).toString("base64")}` },
+    });
+    expect(answer.status).toBe(401);
+    expect(await answer.json()).toMatchObject({ error: { code: "token_invalid" } });
+  });
+
   it("over /mcp, the knowledge-root tools are listed to site admins only; a call by anyone else is forbidden", async () => {
     const toolsOf = async (token: string) => {
       const client = new Client({ name: "test", version: "1" });
