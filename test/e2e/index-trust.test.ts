@@ -155,6 +155,29 @@ describe("repository identity", () => {
   });
 });
 
+describe("repository identity, the first commit", () => {
+  it("a repository indexed before its first commit and after it is one repository, no id_clash", async () => {
+    const repo = await repoOf({});
+    await mkdir(join(repo.dir, K), { recursive: true });
+    await writeFile(join(repo.dir, K, "a.md"), entry(1));
+    await writeFile(join(repo.dir, K, "b.md"), entry(2));
+    const before = await lore(["index", repo.dir]);
+    expect(before.stderr).toContain("has no commit yet");
+    expect(before.stdout).toContain("2 added");
+    await runGit({ cwd: repo.dir, args: ["add", "-A"] });
+    await runGit({
+      cwd: repo.dir,
+      args: ["-c", "user.name=T", "-c", "user.email=t@example.com", "commit", "-q", "-m", "first"],
+    });
+    const after = await lore(["index", repo.dir]);
+    expect(after.stdout).not.toContain("id_clash");
+    expect(after.stdout).toContain("2 added, 0 updated, 0 removed, 0 unchanged, 0 skipped");
+    const repos = await reposJson();
+    expect(repos.map((r) => [r.path, r.entries])).toEqual([[repo.dir, 2]]);
+    expect(repos[0]?.repo).toMatch(/^commit:[0-9a-f]{40}$/);
+  });
+});
+
 describe("duplicate ids", () => {
   it("byte order of paths decides without history, the same in lore check and lore index", async () => {
     // U+FF21 (UTF-8 EF BC A1) sorts before U+1F600 (F0 9F 98 80) in bytes, after it in UTF-16.

@@ -173,6 +173,12 @@ export interface IndexKnowledgeOptions {
    * from this repository by blob sha when needed (migration 5). Default: bodies stored.
    */
   gitFolder?: string;
+  /**
+   * Sources this run takes the place of (the same folder stored under an identity it no
+   * longer has: a first commit, an added remote), dropped after the run: their ids are no
+   * clash. Default: none.
+   */
+  supersedes?: readonly string[];
   /** Language of the report lines. Default: `en`. */
   lang?: Lang;
   /** Called after each batch and at the end. Default: none. */
@@ -365,7 +371,9 @@ export async function indexKnowledge(options: IndexKnowledgeOptions): Promise<In
   for (const [path, stored] of skippedNow) {
     if (!outcomes.has(path) && tree.has(path)) record(path, false, stored, []);
   }
+  const superseded = new Set(options.supersedes ?? []);
   for (const clash of index.clashes?.(repoName) ?? []) {
+    if (superseded.has(clash.otherRepo)) continue;
     const other = `${clash.otherRepo}:${clash.otherPath}`;
     const diagnostic = makeDiagnostic("id_clash", {
       path: clash.path,

@@ -102,8 +102,15 @@ export async function indexTarget(
       index.putRepository({ repo, path, kind, commit, indexedAt: Date.now() });
     });
   };
+  // The same folder under another identity is dropped after the run (see `record`).
+  const supersededAt = (path: string, repo: string) =>
+    index
+      .repositoriesAt(path)
+      .map((stale) => stale.repo)
+      .filter((stale) => stale !== repo);
   const fromFolder = async (dir: string, identity: string, kind: "git" | "folder") => {
-    const report = await indexFolder({ ...common, dir, repoName: identity });
+    const supersedes = supersededAt(dir, identity);
+    const report = await indexFolder({ ...common, dir, repoName: identity, supersedes });
     record(identity, dir, kind, null);
     return {
       ...report,
@@ -155,7 +162,13 @@ export async function indexTarget(
         notIndexed: [],
       };
     }
-    const report = await indexRepository({ ...common, repo, repoName: identity, commit });
+    const report = await indexRepository({
+      ...common,
+      repo,
+      repoName: identity,
+      commit,
+      supersedes: supersededAt(repo.dir, identity),
+    });
     opts.signal?.throwIfAborted();
     record(identity, repo.dir, "git", commit);
     const notIndexed =
