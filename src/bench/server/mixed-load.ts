@@ -53,6 +53,23 @@ export interface MixedAnswer {
   ms: number;
 }
 
+/** A socket error or timeout of one connection (no HTTP answer). */
+export interface MixedSocketError {
+  route: MixedRoute;
+  /** When autocannon reported it, ms since the epoch. */
+  at: number;
+  /** The error's message (`read ECONNRESET`, `request timed out`). */
+  message: string;
+}
+
+/** The body of an answer with a status of 500 or more (the first ones of a run). */
+export interface MixedFailureBody {
+  route: MixedRoute;
+  status: number;
+  /** The body's first 300 characters. */
+  body: string;
+}
+
 /** What a mixed run gave. */
 export interface MixedRun {
   answers: MixedAnswer[];
@@ -66,6 +83,10 @@ export interface MixedRun {
   shownMiscounted: number;
   /** Socket errors and timeouts autocannon counted. */
   errors: number;
+  /** Each of them, with its time. */
+  socketErrors: MixedSocketError[];
+  /** The bodies of the first {@link FAILURE_BODIES} answers with a status of 500 or more. */
+  failureBodies: MixedFailureBody[];
   /** When the load started and its nominal end, ms since the epoch. */
   startedAt: number;
   endedAt: number;
@@ -144,6 +165,16 @@ export async function setUpMixedTeam(
   return { tokens, entries: list };
 }
 
+/** How many bodies of 5xx answers a run keeps. */
+export const FAILURE_BODIES = 20;
+
+/** Keeps the body of a 5xx answer while fewer than {@link FAILURE_BODIES} are kept. */
+function keepFailure(run: MixedRun, route: MixedRoute, status: number, body: string): void {
+  if (status >= 500 && run.failureBodies.length < FAILURE_BODIES) {
+    run.failureBodies.push({ route, status, body: body.slice(0, 300) });
+  }
+}
+
 function requests(team: MixedTeam, run: MixedRun): Record<MixedRoute, AutocannonRequest> {
   let n = 0;
   const api = `/api/v1/repos/${MIXED_REPO}/knowledge`;
@@ -173,6 +204,7 @@ function requests(team: MixedTeam, run: MixedRun): Record<MixedRoute, Autocannon
         });
       },
       onResponse: (status, body) => {
+        keepFailure(run, "recall", status, body);
         if (status !== 200) return;
         const answer = JSON.parse(body) as {
           error?: unknown;
@@ -194,6 +226,7 @@ function requests(team: MixedTeam, run: MixedRun): Record<MixedRoute, Autocannon
         return json(request, { ids });
       },
       onResponse: (status, body) => {
+        keepFailure(run, "shown", status, body);
         if (status !== 200) return;
         const answer = JSON.parse(body) as { counted?: number };
         if (answer.counted !== SHOWN_IDS) run.shownMiscounted++;
@@ -212,6 +245,7 @@ function requests(team: MixedTeam, run: MixedRun): Record<MixedRoute, Autocannon
         });
       },
       onResponse: (status, body) => {
+        keepFailure(run, "draft", status, body);
         if (status !== 201) return;
         const id = (JSON.parse(body) as { id?: string }).id;
         if (typeof id === "string") run.drafts.push(id);
@@ -241,6 +275,8 @@ export async function driveMixed(
     recallErrors: 0,
     shownMiscounted: 0,
     errors: 0,
+    socketErrors: [],
+    failureBodies: [],
     startedAt: Date.now(),
     endedAt: Date.now() + options.seconds * 1000,
   };
@@ -278,8 +314,12 @@ export async function driveMixed(
         ms,
       });
     });
+    instance.on("reqError", (error: Error) => {
+      run.socketErrors.push({ route, at: Date.now(), message: error.message });
+    });
     return Promise.resolve(instance).then((result) => {
-      run.errors += result.errors + result.timeouts;
+      // autocannon's `errors` counts its timeouts too.
+      run.errors += result.errors;
     });
   });
   options.during?.();

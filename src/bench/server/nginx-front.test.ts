@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { findNginx, nginxConfig, nginxSite } from "./nginx-front.js";
+import { findNginx, nginxConfig, nginxSite, readAccessLog } from "./nginx-front.js";
 
 describe("nginxSite", () => {
   it("is the README's nginx example of 'Several servers behind nginx'", () => {
@@ -31,6 +31,48 @@ describe("nginxConfig", () => {
     expect(nginxConfig({ prefix: "/p", port: 9, upstreams: [5] }).startsWith("daemon off;")).toBe(
       true,
     );
+  });
+});
+
+describe("readAccessLog", () => {
+  it("reads the lore format, a request nginx passed on naming both servers", () => {
+    const conf = nginxConfig({ prefix: "/tmp/p", port: 9, upstreams: [5] });
+    expect(conf).toContain("access_log /tmp/p/access.log lore;");
+    const text = [
+      "1767000000.123|200|127.0.0.1:7381|200|POST|/mcp|0.050",
+      "1767000001.500|200|127.0.0.1:7382, 127.0.0.1:7381|502, 200|POST|/api/v1/x/shown|1.250",
+      "1767000002.000|400|-|-|GET|/bad|0.000",
+      "not a line of the format",
+    ].join("\n");
+    expect(readAccessLog(text)).toEqual([
+      {
+        at: 1767000000123,
+        status: 200,
+        upstreams: [7381],
+        upstreamStatuses: ["200"],
+        method: "POST",
+        path: "/mcp",
+        ms: 50,
+      },
+      {
+        at: 1767000001500,
+        status: 200,
+        upstreams: [7382, 7381],
+        upstreamStatuses: ["502", "200"],
+        method: "POST",
+        path: "/api/v1/x/shown",
+        ms: 1250,
+      },
+      {
+        at: 1767000002000,
+        status: 400,
+        upstreams: [],
+        upstreamStatuses: ["-"],
+        method: "GET",
+        path: "/bad",
+        ms: 0,
+      },
+    ]);
   });
 });
 

@@ -76,7 +76,11 @@ server {
 
 /**
  * The whole configuration the test's nginx runs with: {@link nginxSite} inside `http`, in
- * the foreground, one worker, its pid, logs and temp paths in `prefix`.
+ * the foreground, one worker, its pid, logs and temp paths in `prefix`; the access log
+ * (`<prefix>/access.log`) has one line per request, `|`-separated: the time it was logged
+ * (s since the epoch, ms precision), the status, the upstream(s) tried (`$upstream_addr`:
+ * `127.0.0.1:7381, 127.0.0.1:7382` when nginx passed it on), their statuses, the method,
+ * the path and the request's time (s) — {@link readAccessLog} parses it.
  *
  * @param options - `prefix`: the temp folder; `port`: nginx's own port on 127.0.0.1;
  *   `upstreams`: the servers' ports; `user`: the `user` line when run as root (workers as
@@ -95,7 +99,8 @@ pid ${p}/nginx.pid;
 error_log ${p}/error.log warn;
 events { worker_connections 4096; }
 http {
-access_log off;
+log_format lore '$msec|$status|$upstream_addr|$upstream_status|$request_method|$uri|$request_time';
+access_log ${p}/access.log lore;
 client_body_temp_path ${p}/client_body;
 proxy_temp_path ${p}/proxy;
 fastcgi_temp_path ${p}/fastcgi;
@@ -103,6 +108,60 @@ uwsgi_temp_path ${p}/uwsgi;
 scgi_temp_path ${p}/scgi;
 ${nginxSite({ listen: `127.0.0.1:${options.port}`, upstreams: options.upstreams })}}
 `;
+}
+
+/** One line of the access log of {@link nginxConfig}. */
+export interface AccessLine {
+  /** When nginx logged it (the answer's end), ms since the epoch. */
+  at: number;
+  /** The status nginx answered the client. */
+  status: number;
+  /**
+   * The upstream ports tried, in order (`[7382, 7381]`: the first failed, the second
+   * answered); empty when no upstream was tried.
+   */
+  upstreams: number[];
+  /** Their statuses as nginx logs them (`"502"`, `"-"` for none). */
+  upstreamStatuses: string[];
+  method: string;
+  path: string;
+  /** The request's time in nginx, ms. */
+  ms: number;
+}
+
+/**
+ * Parses an access log of {@link nginxConfig}'s `lore` format; lines of another shape are
+ * skipped.
+ *
+ * @param text - the log's text.
+ */
+export function readAccessLog(text: string): AccessLine[] {
+  const lines: AccessLine[] = [];
+  for (const line of text.split("\n")) {
+    const fields = line.split("|");
+    if (fields.length !== 7) continue;
+    const [msec, status, addr, ustatus, method, path, time] = fields as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
+    // `$upstream_addr` separates tries with ", " and internal redirects with " : ".
+    const split = (value: string) => value.split(/, | : /).filter((v) => v !== "" && v !== "-");
+    lines.push({
+      at: Math.round(Number(msec) * 1000),
+      status: Number(status),
+      upstreams: split(addr).map((a) => Number(a.slice(a.lastIndexOf(":") + 1))),
+      upstreamStatuses: ustatus.split(/, | : /),
+      method,
+      path,
+      ms: Math.round(Number(time) * 1000),
+    });
+  }
+  return lines;
 }
 
 /** A running nginx. */
@@ -113,6 +172,8 @@ export interface RunningNginx {
   child: ChildProcess;
   /** Its error log so far. */
   errorLog(): string;
+  /** Its access log so far, parsed ({@link readAccessLog}). */
+  accessLog(): AccessLine[];
   /** SIGQUIT (graceful) and wait for the exit; SIGKILL after 5 s. */
   stop(): Promise<void>;
 }
@@ -149,6 +210,8 @@ export async function startNginx(options: {
   );
   const log = join(prefix, "error.log");
   const errorLog = () => (existsSync(log) ? readFileSync(log, "utf8") : "");
+  const access = join(prefix, "access.log");
+  const accessLog = () => (existsSync(access) ? readAccessLog(readFileSync(access, "utf8")) : []);
   const child = spawn(binary, ["-p", prefix, "-c", conf, "-e", log], {
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -179,6 +242,7 @@ export async function startNginx(options: {
     port,
     child,
     errorLog,
+    accessLog,
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill("SIGQUIT");

@@ -3,12 +3,13 @@
  * counters exact under concurrent `shown` from several `lore serve`). The same two ways to
  * count as on SQLite (`counters.ts`): queued counts wait in a {@link WriteQueue} (the same
  * timing: 250 ms after the first, at the next pause of the recalls, within 2 s) and one
- * transaction writes them; durable counts write the queue and themselves in one committed
- * transaction before they resolve.
+ * statement writes them; durable counts write the queue and themselves in one committed
+ * statement before they resolve.
  *
  * Exactness: a batch is folded into one change per row (`foldCounts`) and written as
- * increments in the database (`INSERT … ON CONFLICT DO UPDATE SET shown = shown + n`), so
- * any number of servers counting one entry at once add up; rows are written in one byte
+ * increments in the database (`INSERT … ON CONFLICT DO UPDATE SET shown = shown + n`), the
+ * counters and their days in one statement (its locks held only while PostgreSQL runs it),
+ * so any number of servers counting one entry at once add up; rows are written in one byte
  * order, so two transactions never wait on each other in a cycle (a deadlock PostgreSQL
  * still reports is retried, the transaction having changed nothing).
  */
@@ -39,31 +40,42 @@ const COLUMNS = `user_name AS "user", repo, entry_id AS "entryId", shown, read,
   first_shown_at AS "firstShownAt", last_shown_at AS "lastShownAt",
   first_read_at AS "firstReadAt", last_read_at AS "lastReadAt"`;
 
-const UPSERT_COUNTERS = `
-INSERT INTO counters AS c (user_name, repo, entry_id, shown, read,
-  first_shown_at, last_shown_at, first_read_at, last_read_at)
-SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[],
-  $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[])
-ON CONFLICT (user_name, repo, entry_id) DO UPDATE SET
-  shown = c.shown + excluded.shown,
-  read = c.read + excluded.read,
-  first_shown_at = coalesce(c.first_shown_at, excluded.first_shown_at),
-  last_shown_at = greatest(c.last_shown_at, excluded.last_shown_at),
-  first_read_at = coalesce(c.first_read_at, excluded.first_read_at),
-  last_read_at = greatest(c.last_read_at, excluded.last_read_at)`;
+/**
+ * The counters' and their days' increments of one batch in ONE statement (so one
+ * transaction, one round trip): the row locks it takes are let go when PostgreSQL commits
+ * it, before the answer travels back. Written as BEGIN, two statements and COMMIT, each
+ * step waited for the server's event loop while holding the locks, and under a burst the
+ * `shown` calls of one user queued behind each other across servers for more than a pool's
+ * wait (503s).
+ */
+const UPSERT_COUNTS = `
+WITH c AS (
+  INSERT INTO counters AS c (user_name, repo, entry_id, shown, read,
+    first_shown_at, last_shown_at, first_read_at, last_read_at)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::bigint[],
+    $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[])
+  ON CONFLICT (user_name, repo, entry_id) DO UPDATE SET
+    shown = c.shown + excluded.shown,
+    read = c.read + excluded.read,
+    first_shown_at = coalesce(c.first_shown_at, excluded.first_shown_at),
+    last_shown_at = greatest(c.last_shown_at, excluded.last_shown_at),
+    first_read_at = coalesce(c.first_read_at, excluded.first_read_at),
+    last_read_at = greatest(c.last_read_at, excluded.last_read_at)
+), d AS (
+  INSERT INTO usage_days AS d (repo, entry_id, day, user_name, shown, read)
+  SELECT * FROM unnest($10::text[], $11::text[], $12::text[], $13::text[], $14::bigint[],
+    $15::bigint[])
+  ON CONFLICT (repo, entry_id, day, user_name) DO UPDATE SET
+    shown = d.shown + excluded.shown,
+    read = d.read + excluded.read
+)
+SELECT 1`;
 
-const UPSERT_DAYS = `
-INSERT INTO usage_days AS d (repo, entry_id, day, user_name, shown, read)
-SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[])
-ON CONFLICT (repo, entry_id, day, user_name) DO UPDATE SET
-  shown = d.shown + excluded.shown,
-  read = d.read + excluded.read`;
-
-/** Writes a batch of counts on a transaction's client (see the module header). */
-async function writeCounts(client: pg.PoolClient, batch: readonly UsageCount[]): Promise<void> {
+/** Writes a batch of counts in one statement on `pool` (see {@link UPSERT_COUNTS}). */
+async function writeCounts(pool: pg.Pool, batch: readonly UsageCount[]): Promise<void> {
   if (batch.length === 0) return;
   const { counters, days } = foldCounts(batch);
-  await client.query(UPSERT_COUNTERS, [
+  await pool.query(UPSERT_COUNTS, [
     counters.map((r) => r.user),
     counters.map((r) => r.repo),
     counters.map((r) => r.entryId),
@@ -73,8 +85,6 @@ async function writeCounts(client: pg.PoolClient, batch: readonly UsageCount[]):
     counters.map((r) => r.lastShownAt),
     counters.map((r) => r.firstReadAt),
     counters.map((r) => r.lastReadAt),
-  ]);
-  await client.query(UPSERT_DAYS, [
     days.map((r) => r.repo),
     days.map((r) => r.entryId),
     days.map((r) => r.day),
@@ -163,15 +173,11 @@ export class PgCounterStore implements CounterStore {
     return run;
   }
 
-  /** One transaction writing `batch`, tried again when PostgreSQL failed it to break a deadlock. */
+  /** One statement writing `batch`, tried again when PostgreSQL failed it to break a deadlock. */
   async #write(batch: readonly UsageCount[]): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await inPgTransaction(
-          this.#pool,
-          (client) => writeCounts(client, batch),
-          (error) => error as Error,
-        );
+        await writeCounts(this.#pool, batch);
         return;
       } catch (error) {
         const code = (error as { code?: unknown } | null)?.code;

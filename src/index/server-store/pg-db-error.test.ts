@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { passwordOf, redactDatabaseUrl } from "./pg-db-error.js";
+import { passwordOf, pgServerDbError, redactDatabaseUrl } from "./pg-db-error.js";
 
 describe("a PostgreSQL URL fit to print", () => {
   it("hides the password of the user part and of a password= parameter", () => {
@@ -13,5 +13,18 @@ describe("a PostgreSQL URL fit to print", () => {
       "postgres://lore@db/lore?PASSWORD=***",
     );
     expect(passwordOf("postgres://lore@db/lore?password=s%33cret")).toBe("s3cret");
+  });
+});
+
+describe("pgServerDbError", () => {
+  it("says a busy pool's wait ran out, not that the database cannot be reached", () => {
+    const error = pgServerDbError(new Error("timeout exceeded when trying to connect"));
+    expect(error.code).toBe("database_unavailable");
+    expect(error.data).toEqual({ pg: "pool_wait" });
+    expect(error.message).toContain("no connection of the pool came free in time");
+    const refused = pgServerDbError(
+      Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }),
+    );
+    expect(refused.data).toEqual({ pg: "ECONNREFUSED" });
   });
 });

@@ -38,6 +38,9 @@ function isUnavailableState(code: string): boolean {
   );
 }
 
+/** pg-pool's message when no connection of a busy pool came free in time (`POOL_WAIT_MS`). */
+const POOL_WAIT_MESSAGE = "timeout exceeded when trying to connect";
+
 /** pg's own messages for a connection that went away or never came (they carry no code). */
 const UNAVAILABLE_MESSAGE =
   /Connection terminated|timeout exceeded when trying to connect|connection timeout|Client has encountered a connection error|Cannot use a pool after calling end/i;
@@ -58,7 +61,8 @@ function scrub(text: string, secret: string | undefined): string {
  * @param error - anything caught from `pg`.
  * @param password - the URL's password (never shown: scrubbed from the reason).
  * @returns LoreError `database_unavailable` ({reason, reason_ru}; `data.pg` the SQLSTATE or
- *   socket code) for a database that cannot be reached or used now; `index_failed` for any
+ *   socket code, `pool_wait` when every connection of the pool stayed in use for the
+ *   pool's whole wait) for a database that cannot be reached or used now; `index_failed` for any
  *   other error of the engine (`data.pg`, `data.detail`); a LoreError is returned as it is.
  */
 export function pgServerDbError(error: unknown, password?: string): LoreError {
@@ -66,6 +70,16 @@ export function pgServerDbError(error: unknown, password?: string): LoreError {
   const code = String((error as { code?: unknown } | null)?.code ?? "");
   const message = scrub(error instanceof Error ? error.message : String(error), password);
   const detail = message === "" ? code : message;
+  if (message === POOL_WAIT_MESSAGE) {
+    return new LoreError(
+      "database_unavailable",
+      {
+        reason: "no connection of the pool came free in time (the database is overloaded)",
+        reason_ru: "ни одно соединение пула не освободилось вовремя (база перегружена)",
+      },
+      { data: { pg: "pool_wait" } },
+    );
+  }
   if (NETWORK_CODES.has(code) || isUnavailableState(code) || UNAVAILABLE_MESSAGE.test(message)) {
     return new LoreError(
       "database_unavailable",

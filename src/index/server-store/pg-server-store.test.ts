@@ -12,7 +12,13 @@ import {
 } from "../../../test/helpers/server-store-contract.js";
 import { SERVER_MIGRATIONS } from "./migrations.js";
 import { PG_SERVER_MIGRATIONS, SERVER_TABLES } from "./pg-migrations.js";
-import { createPool, migratePgServerSchema, openPgServerStore } from "./pg-server-store.js";
+import {
+  CONNECT_TIMEOUT_MS,
+  createPool,
+  migratePgServerSchema,
+  openPgServerStore,
+  POOL_WAIT_MS,
+} from "./pg-server-store.js";
 
 if (TEST_PG_URL === undefined) {
   describe.skip(PG_SKIP_REASON, () => {
@@ -71,6 +77,27 @@ if (TEST_PG_URL === undefined) {
       expect(await migratePgServerSchema(pool)).toBe(SERVER_MIGRATIONS.length);
       await pool.end();
     });
+
+    it(
+      "a query waits for a busy pool's connection longer than a connection attempt may take",
+      async () => {
+        expect(POOL_WAIT_MS).toBeGreaterThan(CONNECT_TIMEOUT_MS);
+        const schema = await db.schema();
+        const pool = createPool(schema.url, 1);
+        try {
+          const held = await pool.connect();
+          const waiting = pool.query<{ n: number }>("SELECT 1 AS n");
+          // The only connection stays in use past the connect timeout; the query still gets it.
+          await new Promise((r) => setTimeout(r, CONNECT_TIMEOUT_MS + 1000));
+          expect(pool.waitingCount).toBe(1);
+          held.release();
+          expect((await waiting).rows).toEqual([{ n: 1 }]);
+        } finally {
+          await pool.end();
+        }
+      },
+      CONNECT_TIMEOUT_MS + 20_000,
+    );
 
     it("refuses a schema written by a newer Lore", async () => {
       const schema = await db.schema();

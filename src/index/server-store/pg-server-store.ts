@@ -51,6 +51,14 @@ import {
 /** How long a connection attempt may take before the store answers `database_unavailable`. */
 export const CONNECT_TIMEOUT_MS = 10_000;
 
+/**
+ * How long a query may wait for a connection of a pool whose connections are all in use
+ * (a burst of requests: each server answers a hundred at once over a pool of ten) before
+ * it answers `database_unavailable`. A wait is not a refused connection: it is bounded
+ * apart from {@link CONNECT_TIMEOUT_MS}, and longer.
+ */
+export const POOL_WAIT_MS = 60_000;
+
 /** Connections per process: `lore serve` answers many requests at once, the CLI few. */
 const DEFAULT_POOL_SIZE = 10;
 
@@ -124,8 +132,21 @@ export async function openPgServerStore(
 }
 
 /**
- * A pool of this store's kind (numbers for BIGINT, a connect timeout, idle errors kept
- * from crashing the process).
+ * A client of this store's pools: `pg`'s, with its connection attempt bounded by
+ * {@link CONNECT_TIMEOUT_MS} whatever the pool's own wait ({@link POOL_WAIT_MS}).
+ */
+class TimedClient extends pg.Client {
+  /** @param config - what the pool gives each client (its own options). */
+  constructor(config?: pg.ClientConfig) {
+    super({ ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  }
+}
+
+/**
+ * A pool of this store's kind (numbers for BIGINT, idle errors kept from crashing the
+ * process): a new connection's attempt times out after {@link CONNECT_TIMEOUT_MS}; a query
+ * finding every connection in use waits for one up to {@link POOL_WAIT_MS} (pg-pool's
+ * `connectionTimeoutMillis` bounds that wait; `pgServerDbError` says which ran out).
  *
  * @param url - the connection string.
  * @param max - connections.
@@ -134,7 +155,8 @@ export function createPool(url: string, max: number): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    connectionTimeoutMillis: POOL_WAIT_MS,
+    Client: TimedClient,
     types: TYPES,
   });
   // An idle connection the server drops (a restart, a failover) emits here; without a
