@@ -44,11 +44,29 @@ const IN_FLIGHT_SLACK_MS = 500;
 const NGINX = findNginx();
 const CI = process.env.CI !== undefined && process.env.CI !== "";
 
-/** The server database each run uses: the SQLite default, and PostgreSQL when set up. */
-const ENGINES: ("sqlite" | "postgresql")[] = [
-  "sqlite",
-  ...(TEST_PG_URL ? ["postgresql" as const] : []),
-];
+/**
+ * The server database each run uses: the SQLite default, and PostgreSQL when set up; or
+ * those named in `LORE_NGINX_ENGINES` (`sqlite`, `postgresql`, comma-separated: CI runs the
+ * scale-out engine, PostgreSQL, only — see the README's "Several servers behind nginx").
+ */
+const ENGINES: ("sqlite" | "postgresql")[] = (() => {
+  const all: ("sqlite" | "postgresql")[] = [
+    "sqlite",
+    ...(TEST_PG_URL ? ["postgresql" as const] : []),
+  ];
+  const asked = process.env.LORE_NGINX_ENGINES;
+  if (asked === undefined || asked.trim() === "") return all;
+  const names = asked.split(",").map((name) => name.trim());
+  for (const name of names) {
+    if (name !== "sqlite" && name !== "postgresql") {
+      throw new Error(`LORE_NGINX_ENGINES: ${name} is neither sqlite nor postgresql`);
+    }
+    if (name === "postgresql" && !TEST_PG_URL) {
+      throw new Error("LORE_NGINX_ENGINES names postgresql but LORE_TEST_PG_URL is not set");
+    }
+  }
+  return all.filter((engine) => names.includes(engine));
+})();
 
 const dbs: TestDatabase[] = [];
 afterAll(async () => {
