@@ -180,6 +180,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
         (await import("../adapters/git-cli/read-file-at.js")).readFileAt(dir, ref, path),
       local: {
         lore,
+        targets: options.repos,
         port: {
           ...local,
           get ready() {

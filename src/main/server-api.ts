@@ -4,12 +4,14 @@
  * per repository by the caller's rights): the {@link ServerApi} the HTTP application calls.
  *
  * The sources a caller may see are the hosted repositories they can read (index repository
- * name = `owner/name`), plus — for site admins only — the index sources that are not hosted
- * repositories (the OS user's own `--repo` folders, `[index] repos`, knowledge roots). Each
+ * name = `owner/name`), plus — for site admins only — the OS user's sources this server
+ * serves: its `--repo` folders (else `[index] repos`) and the knowledge roots; another
+ * repository the OS user indexed into the same index file (`lore index`) is not seen. Each
  * repository seen brings its drafts (source `draft:<repo>`, seed 004): whoever can read a
  * repository sees its drafts, nobody else sees anything of them.
  */
 
+import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { bareMergeGit } from "../adapters/git-cli/merge-git.js";
 import type { Principal } from "../core/access/rights.js";
@@ -71,7 +73,7 @@ export interface ServerApiDeps {
    * The OS user's own Lore (local sources, knowledge roots): its port serves site admins'
    * root tools (read_file, write_file, route_context, status). Absent: none.
    */
-  local?: { lore: Lore; port: KnowledgePort };
+  local?: { lore: Lore; port: KnowledgePort; targets?: readonly string[] };
   /** What `GET /healthz` adds. Default: nothing. */
   health?: () => Record<string, unknown>;
   /** The clock, ms since the epoch. Default `Date.now`. */
@@ -150,6 +152,7 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
       );
     }
   };
+  const servedFolders = new Set((deps.local?.targets ?? []).map(realPath));
   /** The index sources the caller may see (see the module header), each brought fresh. */
   const visibleSources = async (principal: Principal): Promise<string[]> => {
     if (!principal.scopes.includes("knowledge:read")) return [];
@@ -164,9 +167,14 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
     // A repository's drafts (source `draft:<repo>`) are read with the same right as it.
     const names = readable.flatMap((repo) => [repo.fullName, draftSourceOf(repo.fullName)]);
     if (principal.siteAdmin) {
+      // The OS user's sources this server serves: its `--repo` folders and the knowledge
+      // roots — never another repository the user indexed into the same index file.
       const hostedNames = new Set(all.map((repo) => repo.fullName));
       for (const source of deps.index.repositoryRecords()) {
-        if (!hostedNames.has(source.repo)) names.push(source.repo);
+        if (hostedNames.has(source.repo)) continue;
+        if (rootOfRepo(source.repo) !== undefined || servedFolders.has(realPath(source.path))) {
+          names.push(source.repo);
+        }
       }
     }
     // A repository's drafts (source `draft:<repo>`) are seen by exactly those who can read
@@ -439,5 +447,14 @@ function tryResolve(lore: Lore | undefined, name: string): string | undefined {
     return lore?.resolveRepo(name);
   } catch {
     return undefined;
+  }
+}
+
+/** The folder with its links resolved; the path as given when it is gone. */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
   }
 }

@@ -5,6 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openIndex } from "../../src/index/entry-index.js";
+import { makeRepo } from "../helpers/make-repo.js";
 import { entry, ID_A, ID_B, ID_C, K, ON_PATH } from "../helpers/push-entries.js";
 import { freePort, gitClientEnv, runGitClient } from "./git-client.js";
 import type { LoreRun } from "./run-lore.js";
@@ -302,5 +303,44 @@ describe("lore serve: git over HTTP and SSH, parse on push, the index read back"
     expect(anna.status.isError).toBe(true);
     const text = (anna.status.content as { text: string }[])[0]?.text ?? "";
     expect(JSON.parse(text).error.code).toBe("forbidden");
+  });
+
+  it("over /mcp, a site admin sees no repository the OS user indexed locally but the server does not serve", async () => {
+    const local = await makeRepo({
+      [`${K}/local-only.md`]: entry(
+        "0190f5a4-3b2c-7d10-8a11-00000000aaaa",
+        "Zanzibar quokka runbook.",
+      ),
+    });
+    try {
+      const indexed = await runLore(["index", local.dir], { cwd: home.dir, env: home.env });
+      expect(indexed.code).toBe(0);
+      // The CLI, on the same index file, recalls it: it is indexed.
+      const cli = await runLore(["recall", "zanzibar", "quokka", "--json"], {
+        cwd: local.dir,
+        env: home.env,
+      });
+      expect(JSON.parse(cli.stdout).hits).toHaveLength(1);
+      const client = new Client({ name: "owner", version: "1" });
+      await client.connect(
+        new StreamableHTTPClientTransport(served.url, {
+          requestInit: { headers: { authorization: `Bearer ${served.token}` } },
+        }),
+      );
+      try {
+        const answer = await client.callTool({
+          name: "knowledge_recall",
+          arguments: { query: "zanzibar quokka" },
+        });
+        const text = (answer.content as { text: string }[])[0]?.text ?? "";
+        expect(answer.isError).not.toBe(true);
+        expect(text).not.toContain("Zanzibar");
+        expect(JSON.parse(text).hits).toEqual([]);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await local.cleanup();
+    }
   });
 });
