@@ -77,6 +77,27 @@ export interface ReceiptRecord {
 export type NewReceipt = Omit<ReceiptRecord, "id" | "seq">;
 
 /**
+ * Filters of a listing of stored receipts (`index/receipt-rows.ts` `list`, the `IndexStore`
+ * port's `receipts.list`): newest first, at most `limit`.
+ */
+export interface ReceiptQuery {
+  /** Only this user's receipts. */
+  user?: string;
+  /** Only receipts with a hit of one of these repositories, and only those hits. */
+  repos?: readonly string[];
+  /** Only the hits of these repositories (the receipts without one are listed still). */
+  hitRepos?: readonly string[];
+  /** Only this session's. */
+  session?: string;
+  /** Only receipts at or after this time, ms since the epoch. */
+  since?: number;
+  /** Only receipts written before the one with this id (the page cursor). */
+  before?: string;
+  /** At most this many. */
+  limit: number;
+}
+
+/**
  * A receipt as the CLI (`--json`), MCP and REST answer it. A view filtered to some
  * repositories (the team server: hits of repositories the caller can read; a repository's
  * receipts) says nothing of the other hits: `offset` and `total` are `null` (they counted
