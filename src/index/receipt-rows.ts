@@ -10,8 +10,11 @@
  * writer holds the lock, `list` and `ofEntry` answer the queued ones beside the stored,
  * under the ids they will be stored by. In `durable` mode (the team server, the index's
  * sole writer) `add` writes at once in its own transaction, without a busy wait; when the
- * file is locked it falls back to the queue. A read-only or broken file never fails a
- * recall: the write error is reported to `onError` and the receipt is dropped.
+ * file is locked it falls back to the queue. `write` is that durable write on its own (the
+ * `IndexStore` port's `receipts.record` on SQLite, `index-store/sqlite-index-store.ts`; a
+ * server with `[server] database` keeps its receipts in PostgreSQL instead). A read-only or
+ * broken file never fails a recall: the write error is reported to `onError` and the
+ * receipt is dropped.
  *
  * Pruning rides on the writes: at most once per {@link PRUNE_EVERY_MS} (by the receipts'
  * own clock, so an injected `now` prunes too), receipts older than `keepDays` go.

@@ -2,7 +2,9 @@
  * Load receipts (README "Load receipts"; seed 004 "Контракт извлечения": a contract pays off
  * only when one can see what it loaded and why): what one recall surfaced, for whom, through
  * which client, and why each hit fired. Pure types and checks; the rows live in the index
- * (`index/receipt-rows.ts`, migration 9), the services in `services/receipts/`.
+ * (`index/receipt-rows.ts`, migration 9) or, on a team server with `[server] database`, in
+ * PostgreSQL (the `IndexStore` port's `receipts`: `index/index-store/pg-receipt-store.ts`);
+ * the services in `services/receipts/`.
  */
 import { LoreError } from "../errors/lore-error.js";
 import type { MatchReason } from "../recall/contract-match.js";

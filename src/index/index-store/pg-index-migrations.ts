@@ -2,7 +2,7 @@
  * Schema of the index's records on PostgreSQL (scale-out: several `lore serve` over one
  * database; the `IndexStore` port). Tables of their own beside the server store's and the
  * full text's in one database; the version lives in `index_schema`. Append only: each
- * concept that moves to the port (drafts, load receipts, entries) adds a migration.
+ * concept that moves to the port adds one (load receipts: migration 2; drafts and entries next).
  *
  * - `counters`: one row per user, repository and entry id (SQLite's migration 8): shown and
  *   read counts with first and last times (ms since the epoch). `user_name` because `user`
