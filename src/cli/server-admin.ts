@@ -7,7 +7,7 @@ import { LoreError } from "../core/errors/lore-error.js";
 import { nearestKey } from "../core/text/nearest-key.js";
 import type { EntryIndex } from "../index/entry-index.js";
 import type { AdminPort } from "../ports/admin-port.js";
-import type { CounterStore } from "../ports/index-store.js";
+import type { IndexStore } from "../ports/index-store.js";
 import type { ServerStore } from "../ports/server-store.js";
 import type { CliContext, CommandArgs } from "./command.js";
 
@@ -169,13 +169,14 @@ async function localAdmin(
       index.close();
     }
   };
-  // With `[server] database` the counters are PostgreSQL's (`openSharedIndexStore`): forgotten there too.
-  const withShared = async (forget: (counters: CounterStore) => Promise<number>) => {
+  // With `[server] database` the counters and load receipts are PostgreSQL's
+  // (`openSharedIndexStore`): forgotten there too.
+  const withShared = async (forget: (shared: IndexStore) => Promise<void>) => {
     const { openSharedIndexStore } = await import("../main/open-server.js");
     const shared = await openSharedIndexStore(ctx.settings().server.database);
     if (shared === undefined) return;
     try {
-      await forget(shared.counters);
+      await forget(shared);
     } finally {
       await shared.close();
     }
@@ -186,11 +187,17 @@ async function localAdmin(
     afterCreateRepo,
     beforeRemoveRepo: async (fullName) => {
       await withIndex((index) => index.forgetHostedRepository(fullName));
-      await withShared((counters) => counters.forgetRepo(fullName));
+      await withShared(async ({ counters, receipts }) => {
+        await counters.forgetRepo(fullName);
+        await receipts.forgetRepo(fullName);
+      });
     },
     afterRemoveUser: async (name) => {
       await withIndex((index) => index.forgetUserCounters(name));
-      await withShared((counters) => counters.forgetUser(name));
+      await withShared(async ({ counters, receipts }) => {
+        await counters.forgetUser(name);
+        await receipts.forgetUser(name);
+      });
     },
   });
 }

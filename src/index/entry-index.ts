@@ -911,13 +911,7 @@ export class EntryIndex {
   forgetUserCounters(user: string): number {
     return this.transaction(() => {
       // Their load receipts go too (the hits first: no cascade walk per row).
-      this.receipts.flush();
-      this.#db
-        .prepare(
-          "DELETE FROM receipt_hits WHERE receipt_id IN (SELECT receipt_id FROM receipts WHERE user = ?)",
-        )
-        .run(user);
-      this.#db.prepare("DELETE FROM receipts WHERE user = ?").run(user);
+      this.receipts.forgetUser(user);
       this.#db.prepare("DELETE FROM usage_days WHERE user = ?").run(user);
       return this.#db.prepare("DELETE FROM counters WHERE user = ?").run(user).changes;
     });
@@ -942,8 +936,7 @@ export class EntryIndex {
       this.#db.prepare("DELETE FROM usage_days WHERE repo = ?").run(repo);
       this.#db.prepare("DELETE FROM entry_ages WHERE repo = ?").run(repo);
       // Its load receipts' hits (a receipt left with none is listed by no repository route).
-      this.receipts.flush();
-      this.#db.prepare("DELETE FROM receipt_hits WHERE repo = ?").run(repo);
+      this.receipts.forgetRepo(repo);
       return files;
     });
   }

@@ -10,8 +10,11 @@
  * writer holds the lock, `list` and `ofEntry` answer the queued ones beside the stored,
  * under the ids they will be stored by. In `durable` mode (the team server, the index's
  * sole writer) `add` writes at once in its own transaction, without a busy wait; when the
- * file is locked it falls back to the queue. A read-only or broken file never fails a
- * recall: the write error is reported to `onError` and the receipt is dropped.
+ * file is locked it falls back to the queue. `write` is that durable write on its own (the
+ * `IndexStore` port's `receipts.record` on SQLite, `index-store/sqlite-index-store.ts`; a
+ * server with `[server] database` keeps its receipts in PostgreSQL instead). A read-only or
+ * broken file never fails a recall: the write error is reported to `onError` and the
+ * receipt is dropped.
  *
  * Pruning rides on the writes: at most once per {@link PRUNE_EVERY_MS} (by the receipts'
  * own clock, so an injected `now` prunes too), receipts older than `keepDays` go.
@@ -19,7 +22,12 @@
 
 import { randomBytes } from "node:crypto";
 import type { MatchReason } from "../core/recall/contract-match.js";
-import type { NewReceipt, ReceiptHit, ReceiptRecord } from "../core/receipts/receipt.js";
+import type {
+  NewReceipt,
+  ReceiptHit,
+  ReceiptQuery,
+  ReceiptRecord,
+} from "../core/receipts/receipt.js";
 import { isBusy } from "./counters.js";
 import { flushWait } from "./flush-timing.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
@@ -35,28 +43,15 @@ export const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Filters of {@link ReceiptRows.list}. */
-export interface ReceiptQuery {
-  /** Only this user's receipts. */
-  user?: string;
-  /** Only receipts with a hit of one of these repositories, and only those hits. */
-  repos?: readonly string[];
-  /** Only the hits of these repositories (the receipts without one are listed still). */
-  hitRepos?: readonly string[];
-  /** Only this session's. */
-  session?: string;
-  /** Only receipts at or after this time, ms since the epoch. */
-  since?: number;
-  /** Only receipts written before the one with this id (the page cursor). */
-  before?: string;
-  /** At most this many. */
-  limit: number;
-}
-
 type Row = Record<string, unknown>;
 
 /** A receipt waiting to be written, with the id it is shown by from the start. */
 type Queued = NewReceipt & { id: string };
+
+/** A new receipt's id: 32 random hex digits (`ReceiptRecord.id`). */
+function newReceiptId(): string {
+  return randomBytes(16).toString("hex");
+}
 
 let warned = false;
 
@@ -120,6 +115,11 @@ export class ReceiptRows {
         "DELETE FROM receipt_hits WHERE receipt_id IN (SELECT receipt_id FROM receipts WHERE at < ?)",
       ),
       prune: p("DELETE FROM receipts WHERE at < ?"),
+      forgetUserHits: p(
+        "DELETE FROM receipt_hits WHERE receipt_id IN (SELECT receipt_id FROM receipts WHERE user = ?)",
+      ),
+      forgetUser: p("DELETE FROM receipts WHERE user = ?"),
+      forgetRepoHits: p("DELETE FROM receipt_hits WHERE repo = ?"),
       count: p("SELECT count(*) FROM receipts").pluck(),
       revisions: p(
         `SELECT f.repo, f.path, f.blob_sha AS sha FROM json_each(?) j
@@ -135,18 +135,11 @@ export class ReceiptRows {
    * @param receipt - the receipt (its hits in rank order).
    */
   add(fields: NewReceipt): void {
-    const receipt: Queued = { ...fields, id: randomBytes(16).toString("hex") };
     if (this.durable && !this.#db.inTransaction) {
-      const batch = [...this.#take(), receipt];
       try {
-        this.#writeNow(() => this.#write(batch));
+        this.write(fields);
       } catch (error) {
-        if (!isBusy(error)) this.onError(error);
-        else {
-          // Another connection writes (a refresh): queued, written a little later.
-          this.#pending = batch.concat(this.#pending).slice(0, MAX_PENDING_RECEIPTS);
-          this.#arm();
-        }
+        this.onError(error);
       }
       return;
     }
@@ -154,8 +147,38 @@ export class ReceiptRows {
     const now = performance.now();
     if (this.#pending.length === 0) this.#firstAt = now;
     this.#lastAt = now;
-    this.#pending.push(receipt);
+    this.#pending.push({ ...fields, id: newReceiptId() });
     this.#arm();
+  }
+
+  /**
+   * Writes one receipt at once (with any queued before it) in its own transaction, without
+   * a busy wait: the durable way of the team server (the `IndexStore` port's
+   * `receipts.record` on SQLite). While another connection holds the write lock (a
+   * refresh), or inside a transaction of this connection, it is queued instead and written
+   * a little later.
+   *
+   * @param fields - the receipt (its hits in rank order).
+   * @returns its id.
+   * @throws the SQLite error of a failed write other than a lock (nothing of it is stored).
+   */
+  write(fields: NewReceipt): string {
+    const receipt: Queued = { ...fields, id: newReceiptId() };
+    if (this.#db.inTransaction) {
+      this.#pending.push(receipt);
+      this.#arm();
+      return receipt.id;
+    }
+    const batch = [...this.#take(), receipt];
+    try {
+      this.#writeNow(() => this.#write(batch));
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+      // Another connection writes (a refresh): queued, written a little later.
+      this.#pending = batch.concat(this.#pending).slice(0, MAX_PENDING_RECEIPTS);
+      this.#arm();
+    }
+    return receipt.id;
   }
 
   /**
@@ -312,6 +335,36 @@ export class ReceiptRows {
       out.set(`${row.repo as string}\u0000${row.path as string}`, row.sha as string);
     }
     return out;
+  }
+
+  /**
+   * Drops one user's receipts and their hits (`lore user rm`; queued ones are written
+   * first). Inside the caller's transaction when there is one.
+   *
+   * @returns the receipts dropped.
+   */
+  forgetUser(user: string): number {
+    this.flush();
+    return this.#inTransaction(() => {
+      this.#sql.forgetUserHits.run(user);
+      return this.#sql.forgetUser.run(user).changes;
+    });
+  }
+
+  /**
+   * Drops one repository's hits from every receipt (`lore repo rm`; queued ones are
+   * written first). Inside the caller's transaction when there is one.
+   *
+   * @returns the hits dropped.
+   */
+  forgetRepo(repo: string): number {
+    this.flush();
+    return this.#inTransaction(() => this.#sql.forgetRepoHits.run(repo).changes);
+  }
+
+  /** `work` in the connection's open transaction, or in one of its own. */
+  #inTransaction<T>(work: () => T): T {
+    return this.#db.inTransaction ? work() : this.#db.transaction(work).immediate();
   }
 
   /** The number of stored receipts (tests, `lore doctor`). */

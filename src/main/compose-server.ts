@@ -133,13 +133,16 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
   const dataDir = lore.settings.server.data;
   const loopbackOnly = isLoopback(options.host);
   const store = await openServerStore(dataDir, lore.settings.server.database);
-  // Counters and delivery locks: PostgreSQL with `[server] database`, else the SQLite index.
-  const indexStore = await openSharedIndexStore(lore.settings.server.database).catch(
-    async (error: unknown) => {
-      await store.close();
-      throw error;
-    },
-  );
+  // Counters, delivery locks and load receipts: PostgreSQL with `[server] database`, else
+  // the SQLite index.
+  const receiptKeepDays = lore.settings.receipts?.keepDays;
+  const indexStore = await openSharedIndexStore(
+    lore.settings.server.database,
+    receiptKeepDays === undefined ? {} : { receiptKeepDays },
+  ).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
   let served: ServedIndex | undefined;
   let http: Server | undefined;
   let ssh: RunningSshServer | undefined;
@@ -168,8 +171,9 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
         dir: bareRepoPath(dataDir, repo.fullName),
         defaultBranch: repo.defaultBranch,
       });
-    // The server writes each load receipt in its own transaction as it answers (durable,
-    // like its counters) rather than queueing it (README "Load receipts").
+    // The server stores each load receipt as it answers (durable, like its counters)
+    // through the index store — PostgreSQL with `[server] database` — rather than queueing
+    // it (README "Load receipts"); a receipt of its SQLite index is written at once too.
     lore.entryIndex.receipts.durable = true;
     const api = createServerApi({
       store,

@@ -47,23 +47,31 @@ export async function openServerStore(dataDir: string, database?: string): Promi
 
 /**
  * Opens the index's records shared by every server on the database (the `IndexStore` port:
- * shown/read counters and their days, the delivery lock of a branch) on PostgreSQL when
- * `database` (`[server] database`) is given: several `lore serve` over one database then
- * count into one table and deliver a branch one at a time. Absent: `undefined` — the
- * server keeps them in its SQLite index (`sqliteIndexStore`, the locks meeting in
- * `<data>/locks`), as before.
+ * shown/read counters and their days, the delivery lock of a branch, load receipts) on
+ * PostgreSQL when `database` (`[server] database`) is given: several `lore serve` over one
+ * database then count into one table, deliver a branch one at a time and list one
+ * another's receipts. Absent: `undefined` — the server keeps them in its SQLite index
+ * (`sqliteIndexStore`, the locks meeting in `<data>/locks`), as before.
  *
  * @param database - `settings.server.database`; absent = SQLite.
+ * @param options - `receiptKeepDays`: days a load receipt is kept (`[receipts] keep_days`;
+ *   default 30).
  * @returns the PostgreSQL store (its `close()` writes queued counts and ends its pool), or
  *   `undefined`.
  * @throws LoreError `database_unavailable` (503: PostgreSQL cannot be reached; never the
  *   password), `index_failed` (a schema of a newer Lore, a failed migration).
  */
-export async function openSharedIndexStore(database?: string): Promise<IndexStore | undefined> {
+export async function openSharedIndexStore(
+  database?: string,
+  options: { receiptKeepDays?: number } = {},
+): Promise<IndexStore | undefined> {
   if (database === undefined) return undefined;
   // Loaded only here: a SQLite server never loads pg.
   const { openPgIndexStore } = await import("../index/index-store/pg-index-store.js");
-  return openPgIndexStore(database);
+  return openPgIndexStore(
+    database,
+    options.receiptKeepDays === undefined ? {} : { receiptKeepDays: options.receiptKeepDays },
+  );
 }
 
 /**

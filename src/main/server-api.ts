@@ -39,6 +39,7 @@ import { listKnowledge } from "../services/knowledge/list-knowledge.js";
 import { recallWithin } from "../services/knowledge/recall-within.js";
 import { mergeRequestCalls } from "../services/merge-requests/merge-request-calls.js";
 import { openMergeRequest } from "../services/merge-requests/open-merge-request.js";
+import { buildReceipt } from "../services/receipts/record-receipt.js";
 import { closeWebSession, openWebSession, resumeWebSession } from "../services/web/web-session.js";
 import type { Lore } from "./compose.js";
 import { hostedStats } from "./hosted-stats.js";
@@ -93,8 +94,9 @@ export interface ServerApiDeps {
   afterCreateRepo?: (dir: string) => Promise<void>;
   /**
    * The index's records shared by every server on the database (`IndexStore`: durable
-   * shown/read counts, the delivery lock of a branch; PostgreSQL with `[server] database`):
-   * counted into, read by the stats reports, and told of a removed user or repository.
+   * shown/read counts, the delivery lock of a branch, load receipts; PostgreSQL with
+   * `[server] database`): counted into, read by the stats reports, each recall's receipt
+   * stored in and listed from, and told of a removed user or repository.
    * Default: the SQLite view of `index` (its counters; locks of the data folder).
    */
   indexStore?: IndexStore;
@@ -213,24 +215,39 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
       within = [rootRepoName(root.id)].filter((n) => sources.includes(n));
     }
     const at = now();
+    const input = { ...query, user: principal.user, now: at };
     const answer = recallWithin(deps.index, {
-      ...query,
-      user: principal.user,
+      ...input,
       repos: within,
       countShown: false,
+      receipt: false,
     });
+    // The load receipt is stored durably before the answer, as the shown counts are (on
+    // PostgreSQL every server lists it at once); a receipt that cannot be stored never
+    // fails the recall: reported once on stderr, as the index's own are.
+    const receipt = (async () => {
+      try {
+        await indexStore.receipts.record(buildReceipt(deps.index, input, answer));
+      } catch (error) {
+        deps.index.receipts.onError(error);
+      }
+    })();
     // Counted for the token's user durably, the way `POST …/knowledge/shown` counts (seed
     // 004: «Чтение счётчиков всегда точное»), unless the client marks shown itself.
-    if (count_shown !== false) {
-      await indexStore.counters.recordShown(
-        principal.user,
-        answer.hits.map((hit) => ({ repo: hit.repo, id: hit.id })),
-        at,
-      );
+    try {
+      if (count_shown !== false) {
+        await indexStore.counters.recordShown(
+          principal.user,
+          answer.hits.map((hit) => ({ repo: hit.repo, id: hit.id })),
+          at,
+        );
+      }
+    } finally {
+      await receipt;
     }
     return answer;
   };
-  const receipts = createReceiptsApi({ store: deps.store, index: deps.index });
+  const receipts = createReceiptsApi({ store: deps.store, receipts: indexStore.receipts });
   const localPort = (principal: Principal): KnowledgePort | undefined =>
     principal.siteAdmin ? deps.local?.port : undefined;
   const drafts = createDraftsApi({
@@ -269,14 +286,17 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
     dataDir: deps.dataDir,
     now,
     ...(deps.afterCreateRepo === undefined ? {} : { afterCreateRepo: deps.afterCreateRepo }),
-    // A store of its own (PostgreSQL) forgets its counters too; the SQLite view's are the index's.
+    // A store of its own (PostgreSQL) forgets its counters and receipts too; the SQLite
+    // view's are the index's.
     beforeRemoveRepo: async (fullName) => {
       await writeWhenFree(deps.index, () => deps.index.forgetHostedRepository(fullName));
       await deps.indexStore?.counters.forgetRepo(fullName);
+      await deps.indexStore?.receipts.forgetRepo(fullName);
     },
     afterRemoveUser: async (name) => {
       await writeWhenFree(deps.index, () => deps.index.forgetUserCounters(name));
       await deps.indexStore?.counters.forgetUser(name);
+      await deps.indexStore?.receipts.forgetUser(name);
     },
   });
 

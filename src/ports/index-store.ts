@@ -1,3 +1,4 @@
+import type { NewReceipt, ReceiptQuery, ReceiptRecord } from "../core/receipts/receipt.js";
 import type { CounterRow, CountKey } from "../core/stats/usage-counts.js";
 import type { DailyRow } from "../core/stats/usage-days.js";
 import type { CounterSum } from "../core/stats/usage-sums.js";
@@ -7,8 +8,8 @@ import type { CounterSum } from "../core/stats/usage-sums.js";
  * (scale-out: PostgreSQL as the team server's database), behind one port with two engines:
  * SQLite (`index/index-store/sqlite-index-store.ts`, over the process's `EntryIndex`, the
  * embedded default) and PostgreSQL (`index/index-store/pg-index-store.ts`). One member per
- * concept, so that the next concepts (drafts, load receipts, entries) join as members of
- * their own without changing these.
+ * concept — counters, locks, load receipts — so that the next concepts (drafts, entries)
+ * join as members of their own without changing these.
  *
  * Every method that reaches the database is async (a PostgreSQL pool answers later). Times
  * are ms since the epoch. Errors of the database are LoreErrors: `database_unavailable`
@@ -20,6 +21,8 @@ export interface IndexStore {
   readonly counters: CounterStore;
   /** Locks that serialise work across every process sharing the store. */
   readonly locks: StoreLocks;
+  /** Load receipts (README "Load receipts"): what each recall surfaced, for whom and why. */
+  readonly receipts: ReceiptStore;
   /** Writes the queued counts, then lets go of the database (PostgreSQL: ends the pool). Idempotent. */
   close(): Promise<void>;
 }
@@ -85,6 +88,65 @@ export interface CounterStore {
   /** Drops a removed user's counters and days (`lore user rm`); answers the counter rows dropped. */
   forgetUser(user: string): Promise<number>;
   /** Drops a removed repository's counters and days (`lore repo rm`); answers the counter rows dropped. */
+  forgetRepo(repo: string): Promise<number>;
+}
+
+/**
+ * Load receipts (README "Load receipts"; seed 004 "Контракт извлечения"): one receipt per
+ * recall with its surfaced hits, in the order they were written (`seq`: the database's own
+ * sequence, so receipts written at once by several servers over one database get unique,
+ * growing numbers), shown by a random `id` (32 hex digits) that is also the page cursor.
+ *
+ * The team server's way only — durable: {@link record} resolves once the receipt is
+ * stored. The local CLI and `lore mcp` queue theirs in the SQLite index
+ * (`EntryIndex.receipts`, `index/receipt-rows.ts`), which this store's SQLite engine reads
+ * too. Receipts older than `keep_days` (`[receipts] keep_days`) go: {@link prune}, and at
+ * most once an hour per process on a write (by the receipts' own times).
+ */
+export interface ReceiptStore {
+  /**
+   * Stores one receipt and answers its id. PostgreSQL: committed when it resolves (one
+   * statement: the receipt and its hits or nothing). SQLite: written at once in its own
+   * transaction; while another connection of the file holds the write lock (a heal), queued
+   * and written by the index within ~2 s, as the server's SQLite index has always done.
+   *
+   * @param receipt - the receipt, its hits in rank order.
+   * @throws the database's error (`database_unavailable`, `index_failed`; SQLite's own):
+   *   nothing of the receipt is stored.
+   */
+  record(receipt: NewReceipt): Promise<string>;
+  /**
+   * Stored receipts, newest first (by `seq`), with their hits in rank order.
+   *
+   * @param query - see `ReceiptQuery`: `user`, `session`, `since` (ms, included), `before`
+   *   (a receipt id: only older ones; an unknown or pruned id lists nothing), `repos` (only
+   *   receipts with a hit of these repositories, and only those hits), `hitRepos` (only
+   *   those hits, every receipt listed), `limit`.
+   */
+  list(query: ReceiptQuery): Promise<ReceiptRecord[]>;
+  /**
+   * The receipts in which one entry surfaced, newest first, with all their hits.
+   *
+   * @param repo - the entry's repository (a draft's folded into it).
+   * @param id - the entry id.
+   * @param limit - at most this many.
+   */
+  ofEntry(repo: string, id: string, limit: number): Promise<ReceiptRecord[]>;
+  /**
+   * Drops the receipts older than `keep_days` before `now`, with their hits.
+   *
+   * @param now - ms since the epoch.
+   * @returns the receipts dropped.
+   */
+  prune(now: number): Promise<number>;
+  /** The number of stored receipts (`lore db migrate`'s check, tests). */
+  count(): Promise<number>;
+  /** Drops a removed user's receipts (`lore user rm`); answers the receipts dropped. */
+  forgetUser(user: string): Promise<number>;
+  /**
+   * Drops a removed repository's hits from every receipt (`lore repo rm`; a receipt left
+   * with none is listed by no repository's route); answers the hits dropped.
+   */
   forgetRepo(repo: string): Promise<number>;
 }
 

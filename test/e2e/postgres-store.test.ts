@@ -170,6 +170,23 @@ if (TEST_PG_URL === undefined) {
       index.recordShown("vera", [{ repo: "acme/lib", id }], Date.UTC(2026, 2, 1));
       index.recordShown("vera", [{ repo: "acme/lib", id }], Date.UTC(2026, 2, 2));
       index.recordRead("bob", { repo: "acme/lib", id }, Date.UTC(2026, 2, 2));
+      // And a load receipt of a recall on it, with two hits.
+      const hit = { repo: "acme/lib", id, revision: "c".repeat(40), draft: false, why: [] };
+      const receiptId = index.receipts.write({
+        at: Date.UTC(2026, 2, 2),
+        user: "vera",
+        client: "claude-code",
+        session: null,
+        query: "rollback",
+        tool: null,
+        offset: 0,
+        limit: 10,
+        total: 2,
+        hits: [
+          { ...hit, rank: 1, score: 2 },
+          { ...hit, rank: 2, score: 1, draft: true },
+        ],
+      });
       index.close();
       const target = await db.schema();
       const moved = await lore("db", "migrate", "--to", target.url);
@@ -178,8 +195,12 @@ if (TEST_PG_URL === undefined) {
       expect(moved.stdout).toContain(`copied ${join(data, "server.db")} to `);
       expect(moved.stdout).toMatch(/\n {2}users +2\n/);
       expect(moved.stdout).toMatch(/\n {2}tokens +1\n/);
-      expect(moved.stdout).toMatch(/\n {2}counters +2\n {2}usage_days +3\n/);
-      expect(moved.stdout).toMatch(/16 tables, 9 rows; the counts match on both sides\n$/);
+      expect(moved.stdout).toMatch(
+        /\n {2}counters +2\n {2}usage_days +3\n {2}receipts +1\n {2}receipt_hits +2\n/,
+      );
+      expect(moved.stdout).toMatch(/18 tables, 12 rows; the counts match on both sides\n$/);
+      const receipts = await db.sql(`SELECT public_id, user_name FROM ${target.name}.receipts`);
+      expect(receipts.rows).toEqual([{ public_id: receiptId, user_name: "vera" }]);
       const counted = await db.sql(
         `SELECT user_name, shown::int, read::int FROM ${target.name}.counters ORDER BY user_name`,
       );

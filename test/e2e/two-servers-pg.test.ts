@@ -5,11 +5,14 @@
  * tokens made by the administration CLI, the entries pushed with the real git client to one
  * server; then `POST …/knowledge/shown` and `…/read` from two users to both servers at
  * once, and the stats of either server (`stats/me`, `stats/team`, `stats/daily`) count every
- * one of them exactly — the counts are in PostgreSQL, none in either server's SQLite index.
+ * one of them exactly — the counts are in PostgreSQL, none in either server's SQLite index;
+ * and a recall over `/mcp` of one server leaves a load receipt the other lists at once.
  * Needs `LORE_TEST_PG_URL` (a throw-away cluster; `.ci/run` starts one); skips without it.
  */
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -183,6 +186,71 @@ if (TEST_PG_URL === undefined) {
       expect(left.rows).toEqual([{ user_name: "anna" }]);
       const team = rows(await api(two, "anna", "stats/team"));
       expect(team[MIGRATION_ID]).toEqual([ROUNDS, 0]);
+    });
+
+    it("list on one server the load receipt of a recall made through the other", async () => {
+      const [one, two] = servers as [ServedLore, ServedLore];
+      const client = new Client({ name: "agent-on-one", version: "1" });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL("/mcp", base(one)), {
+          requestInit: { headers: { authorization: `Bearer ${tokens.anna}` } },
+        }),
+      );
+      try {
+        const result = await client.callTool({
+          name: "knowledge_recall",
+          arguments: { query: "откат релиза", count_shown: false },
+        });
+        expect(result.isError).toBeFalsy();
+      } finally {
+        await client.close();
+      }
+      type Page = {
+        items: {
+          id: string;
+          user: string;
+          client: string;
+          query: string;
+          hits: { id: string }[];
+        }[];
+        next_cursor: string | null;
+      };
+      const get = async (server: ServedLore, path: string): Promise<Page> => {
+        const response = await fetch(`${base(server)}${path}`, {
+          headers: { authorization: `Bearer ${tokens.anna}` },
+        });
+        expect(response.status).toBe(200);
+        return (await response.json()) as Page;
+      };
+      // Stored before the answer: the other server lists it at once, both routes.
+      const own = await get(two, "/api/v1/receipts");
+      expect(own.items).toHaveLength(1);
+      expect(own.items[0]).toMatchObject({
+        user: "anna",
+        client: "agent-on-one",
+        query: "откат релиза",
+      });
+      expect(own.items[0]?.hits.map((h) => h.id)).toEqual([ROLLBACK_ID]);
+      const ofRepo = await get(two, "/api/v1/repos/acme/app/knowledge/receipts");
+      expect(ofRepo.items.map((r) => r.id)).toEqual([own.items[0]?.id]);
+      expect((await get(one, "/api/v1/receipts")).items.map((r) => r.id)).toEqual([
+        own.items[0]?.id,
+      ]);
+      // The receipt is PostgreSQL's: none in either server's SQLite index.
+      const stored = await db.sql(`SELECT public_id, user_name FROM ${schema.name}.receipts`);
+      expect(stored.rows).toEqual([{ public_id: own.items[0]?.id, user_name: "anna" }]);
+      for (const n of [1, 2]) {
+        const index = new Database(join(sandbox.dir, `index-${n}.db`), { readonly: true });
+        try {
+          expect(index.prepare("SELECT count(*) AS n FROM receipts").get()).toEqual({ n: 0 });
+        } finally {
+          index.close();
+        }
+      }
+      // A removed user's receipts go from PostgreSQL too (`lore user rm` beside the servers).
+      await lore("user", "rm", "anna");
+      const left = await db.sql(`SELECT count(*)::int AS n FROM ${schema.name}.receipts`);
+      expect(left.rows).toEqual([{ n: 0 }]);
     });
   });
 }

@@ -2,7 +2,8 @@
  * The contract of the {@link IndexStore} port (scale-out: the index's records on two
  * engines): every case an implementation must pass, registered for one engine by
  * {@link describeIndexStoreContract}. SQLite's test (`sqlite-index-store.test.ts`) and
- * PostgreSQL's (`pg-index-store.test.ts`) both run it, so neither engine can drift; what is
+ * PostgreSQL's (`pg-index-store.test.ts`) both run it, so neither engine can drift (the load
+ * receipts' cases are in `receipt-store-contract.ts`, registered here); what is
  * the engine's own (schemas, several servers' locks, connections) stays in those files.
  */
 import { setImmediate as tick } from "node:timers/promises";
@@ -10,6 +11,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { CounterRow } from "../../src/core/stats/usage-counts.js";
 import type { IndexStore } from "../../src/ports/index-store.js";
 import { deferred } from "./deferred.js";
+import { describeReceiptStoreCases } from "./receipt-store-contract.js";
 import { type StoreHarness, useCaseStores } from "./store-harness.js";
 
 /** How the contract reaches one engine. */
@@ -51,6 +53,8 @@ export function describeIndexStoreContract(engine: string, harness: IndexStoreHa
     beforeEach(() => {
       store = stores.store;
     });
+
+    describeReceiptStoreCases(stores);
 
     it("stores a durable count before it resolves: another server reads it at once", async () => {
       await store.counters.recordShown(

@@ -26,6 +26,7 @@ import { indexHostedRepo } from "../../src/main/index-hosted-repo.js";
 import { openServerStore } from "../../src/main/open-server.js";
 import { createServerApi } from "../../src/main/server-api.js";
 import { createMcpServer } from "../../src/mcp/create-mcp-server.js";
+import type { IndexStore } from "../../src/ports/index-store.js";
 import type { ServerStore } from "../../src/ports/server-store.js";
 import { bareRepoPath, createRepo } from "../../src/services/access/hosted-repos.js";
 import { createToken } from "../../src/services/access/tokens.js";
@@ -99,6 +100,11 @@ export interface TeamFixtureOptions {
   now?: () => number;
   /** The index's clock of entry ages (`OpenIndexOptions.now`). Default: `Date.now`. */
   indexNow?: () => number;
+  /**
+   * The index's records shared by servers (`ServerApiDeps.indexStore`: PostgreSQL's); the
+   * fixture closes it. Default: the SQLite view of the fixture's index.
+   */
+  indexStore?: IndexStore;
 }
 
 /**
@@ -166,6 +172,7 @@ export async function startTeamFixture(options: TeamFixtureOptions = {}): Promis
     ...(options.edition === undefined ? {} : { edition: options.edition }),
     ...(options.shownRateLimit === undefined ? {} : { shownRateLimit: options.shownRateLimit }),
     ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.indexStore === undefined ? {} : { indexStore: options.indexStore }),
   });
   const app = createHttpApp({
     api,
@@ -198,6 +205,7 @@ export async function startTeamFixture(options: TeamFixtureOptions = {}): Promis
         http.closeAllConnections();
         http.close(() => resolve());
       });
+      await options.indexStore?.close();
       index.close();
       await store.close();
       for (const work of works.values()) await work.cleanup();

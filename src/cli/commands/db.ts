@@ -13,8 +13,8 @@ const USAGE = [
  * `lore db migrate --to URL [--data DIR] [--json]` (scale-out: PostgreSQL as the team
  * server's database): copies the SQLite server database `<data>/server.db` into an empty
  * PostgreSQL database in one transaction, ids and sequences kept, with the SQLite index's
- * usage counters and their days (`[index] database`), and prints the rows of each table
- * after comparing them on both sides.
+ * usage counters and their days and its load receipts (`[index] database`), and prints the
+ * rows of each table after comparing them on both sides.
  *
  * @throws LoreError `invalid_input` (no `--to`, not a postgres:// URL), `path_not_found`
  *   (no server.db), `migration_target_not_empty` (exit 4), `migration_mismatch` (exit 1),
@@ -31,10 +31,11 @@ export const dbCommand: Command = {
     "repositories, grants, branch rules, draft limits, merge requests and approvals, rate",
     "windows and web sessions, every id kept and each id sequence moved past the largest id",
     "SQLite ever gave; and from the index ([index] database) the usage counters and their",
-    "days. One transaction: the rows of every table (and the counters' shown/read totals)",
-    "are compared on both sides before it commits, so the copy is whole or absent. Stop",
-    "lore serve first, then set [server] database to the URL. The rest of the index",
-    "(entries, drafts, load receipts) stays in the SQLite index, where lore serve reads it.",
+    "days, and the load receipts with their hits (ids and order kept). One transaction: the",
+    "rows of every table (and the counters' shown/read totals) are compared on both sides",
+    "before it commits, so the copy is whole or absent. Stop lore serve first, then set",
+    "[server] database to the URL. The rest of the index (entries, drafts) stays in the",
+    "SQLite index, where lore serve reads it.",
     "",
     "Options:",
     "  --to URL     the PostgreSQL database (postgres:// or postgresql://)",
@@ -67,7 +68,8 @@ export const dbCommand: Command = {
     const { SERVER_DB_FILE } = await import("../../index/server-store/sqlite-server-store.js");
     const { copyServerStoreToPg } = await import("../../index/server-store/copy-to-pg.js");
     const { redactDatabaseUrl } = await import("../../index/server-store/pg-db-error.js");
-    // The counters and their days from the server's index (the file `lore serve` reads).
+    // The counters, their days and the load receipts from the server's index (the file
+    // `lore serve` reads).
     const tables = await copyServerStoreToPg(
       join(data, SERVER_DB_FILE),
       to,

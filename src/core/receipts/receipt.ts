@@ -2,7 +2,9 @@
  * Load receipts (README "Load receipts"; seed 004 "Контракт извлечения": a contract pays off
  * only when one can see what it loaded and why): what one recall surfaced, for whom, through
  * which client, and why each hit fired. Pure types and checks; the rows live in the index
- * (`index/receipt-rows.ts`, migration 9), the services in `services/receipts/`.
+ * (`index/receipt-rows.ts`, migration 9) or, on a team server with `[server] database`, in
+ * PostgreSQL (the `IndexStore` port's `receipts`: `index/index-store/pg-receipt-store.ts`);
+ * the services in `services/receipts/`.
  */
 import { LoreError } from "../errors/lore-error.js";
 import type { MatchReason } from "../recall/contract-match.js";
@@ -75,6 +77,27 @@ export interface ReceiptRecord {
 
 /** A receipt to store: a {@link ReceiptRecord} without its ids (the index gives them). */
 export type NewReceipt = Omit<ReceiptRecord, "id" | "seq">;
+
+/**
+ * Filters of a listing of stored receipts (`index/receipt-rows.ts` `list`, the `IndexStore`
+ * port's `receipts.list`): newest first, at most `limit`.
+ */
+export interface ReceiptQuery {
+  /** Only this user's receipts. */
+  user?: string;
+  /** Only receipts with a hit of one of these repositories, and only those hits. */
+  repos?: readonly string[];
+  /** Only the hits of these repositories (the receipts without one are listed still). */
+  hitRepos?: readonly string[];
+  /** Only this session's. */
+  session?: string;
+  /** Only receipts at or after this time, ms since the epoch. */
+  since?: number;
+  /** Only receipts written before the one with this id (the page cursor). */
+  before?: string;
+  /** At most this many. */
+  limit: number;
+}
 
 /**
  * A receipt as the CLI (`--json`), MCP and REST answer it. A view filtered to some

@@ -8,7 +8,7 @@
  */
 import type Database from "better-sqlite3";
 import { LoreError } from "../../core/errors/lore-error.js";
-import { PG_INDEX_TABLES } from "./pg-index-migrations.js";
+import { PG_COUNTER_TABLES, PG_INDEX_TABLES } from "./pg-index-migrations.js";
 
 /** A client inside the copy's transaction. */
 interface Client {
@@ -23,7 +23,7 @@ const BATCH_ROWS = 5_000;
 
 /** Each table's columns, SQLite's name → PostgreSQL's (`user` is reserved there). */
 const COLUMNS: Readonly<
-  Record<(typeof PG_INDEX_TABLES)[number], readonly [string, string, string][]>
+  Record<(typeof PG_COUNTER_TABLES)[number], readonly [string, string, string][]>
 > = {
   counters: [
     ["user", "user_name", "text"],
@@ -54,11 +54,12 @@ interface Totals {
 }
 
 /**
- * The first of the index store's tables on PostgreSQL that holds a row, if any.
+ * The first of the index store's tables on PostgreSQL (counters, days, load receipts) that
+ * holds a row, if any.
  *
  * @param client - a client on the migrated target.
  */
-export async function firstFilledCounterTable(client: Client): Promise<string | undefined> {
+export async function firstFilledIndexTable(client: Client): Promise<string | undefined> {
   for (const table of PG_INDEX_TABLES) {
     const found = await client.query(`SELECT 1 FROM ${table} LIMIT 1`);
     if (found.rowCount !== 0) return table;
@@ -74,7 +75,7 @@ export async function firstFilledCounterTable(client: Client): Promise<string | 
  *   inside a read transaction of the caller's (one state of it is copied); `undefined`: no
  *   index (nothing counted yet), so nothing is copied and both tables are verified empty.
  * @param client - a client inside the target's transaction.
- * @returns each table's rows, in {@link PG_INDEX_TABLES} order.
+ * @returns each table's rows, in {@link PG_COUNTER_TABLES} order.
  * @throws LoreError `migration_mismatch` (a table's rows or totals differ after the copy;
  *   data `{table, source, target}`, the rows or, when they agree, the totals); the
  *   database's errors as thrown.
@@ -82,9 +83,9 @@ export async function firstFilledCounterTable(client: Client): Promise<string | 
 export async function copyCountersToPg(
   index: Database.Database | undefined,
   client: Client,
-): Promise<{ table: (typeof PG_INDEX_TABLES)[number]; rows: number }[]> {
-  const out: { table: (typeof PG_INDEX_TABLES)[number]; rows: number }[] = [];
-  for (const table of PG_INDEX_TABLES) {
+): Promise<{ table: (typeof PG_COUNTER_TABLES)[number]; rows: number }[]> {
+  const out: { table: (typeof PG_COUNTER_TABLES)[number]; rows: number }[] = [];
+  for (const table of PG_COUNTER_TABLES) {
     const columns = COLUMNS[table];
     let source: Totals = { rows: 0, shown: 0, read: 0 };
     if (index !== undefined) {

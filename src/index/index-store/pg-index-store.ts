@@ -2,15 +2,23 @@
  * The {@link IndexStore} port on PostgreSQL (scale-out: several `lore serve` over one
  * database): a pool of connections, the schema brought to the latest version
  * (`pg-index-migrations.ts`, under its own advisory lock: eight servers starting at once
- * migrate it once), the counters (`pg-counter-store.ts`) and the locks (`pg-store-locks.ts`).
+ * migrate it once), the counters (`pg-counter-store.ts`), the load receipts
+ * (`pg-receipt-store.ts`) and the locks (`pg-store-locks.ts`).
  */
 import type pg from "pg";
-import type { CounterStore, IndexStore, StoreLocks } from "../../ports/index-store.js";
+import { DEFAULT_RECEIPT_KEEP_DAYS } from "../../core/config/config-defaults.js";
+import type {
+  CounterStore,
+  IndexStore,
+  ReceiptStore,
+  StoreLocks,
+} from "../../ports/index-store.js";
 import { applyPgMigrations } from "../pg-apply-migrations.js";
 import { passwordOf, pgServerDbError } from "../server-store/pg-db-error.js";
 import { CONNECT_TIMEOUT_MS, createPool } from "../server-store/pg-server-store.js";
 import { PgCounterStore } from "./pg-counter-store.js";
 import { PG_INDEX_MIGRATION_LOCK_KEY, PG_INDEX_MIGRATIONS } from "./pg-index-migrations.js";
+import { PgReceiptStore } from "./pg-receipt-store.js";
 import { PgStoreLocks } from "./pg-store-locks.js";
 
 /** Connections per process of the index store's pool. */
@@ -20,19 +28,28 @@ export const PG_INDEX_POOL_SIZE = 8;
 export interface PgIndexStoreOptions {
   /** Connections of the pool. Default {@link PG_INDEX_POOL_SIZE}. */
   poolSize?: number;
+  /** Days a load receipt is kept (`[receipts] keep_days`). Default `DEFAULT_RECEIPT_KEEP_DAYS` (30). */
+  receiptKeepDays?: number;
 }
 
 class PgIndexStore implements IndexStore {
   readonly counters: CounterStore;
   readonly locks: StoreLocks;
+  readonly receipts: ReceiptStore;
   readonly #counters: PgCounterStore;
   readonly #pool: pg.Pool;
   #closing: Promise<void> | undefined;
 
-  constructor(pool: pg.Pool, url: string, fail: (error: unknown) => Error) {
+  constructor(
+    pool: pg.Pool,
+    url: string,
+    fail: (error: unknown) => Error,
+    receiptKeepDays: number,
+  ) {
     this.#pool = pool;
     this.#counters = new PgCounterStore(pool, fail);
     this.counters = this.#counters;
+    this.receipts = new PgReceiptStore(pool, fail, receiptKeepDays);
     this.locks = new PgStoreLocks({ url, connectTimeoutMs: CONNECT_TIMEOUT_MS, fail });
   }
 
@@ -89,5 +106,5 @@ export async function openPgIndexStore(
     await pool.end().catch(() => undefined);
     throw fail(error);
   }
-  return new PgIndexStore(pool, url, fail);
+  return new PgIndexStore(pool, url, fail, options.receiptKeepDays ?? DEFAULT_RECEIPT_KEEP_DAYS);
 }

@@ -2,13 +2,20 @@
  * The {@link IndexStore} port on SQLite (the embedded default): a view of the process's
  * `EntryIndex` — its counters, with their queue, are the index's own, so counts made
  * through the index (`countShown` of a local recall) and through this store are one queue
- * and one table — and the delivery locks: of this process, and with a lock folder, of every
- * server on the data folder (`file-locks.ts`).
+ * and one table; its load receipts are the index's `receipts` (`receipt-rows.ts`), so the
+ * receipts of a local recall and of this store are one table — and the delivery locks: of
+ * this process, and with a lock folder, of every server on the data folder (`file-locks.ts`).
  */
+import type { NewReceipt, ReceiptQuery, ReceiptRecord } from "../../core/receipts/receipt.js";
 import type { CounterRow, CountKey } from "../../core/stats/usage-counts.js";
 import type { DailyRow } from "../../core/stats/usage-days.js";
 import type { CounterSum } from "../../core/stats/usage-sums.js";
-import type { CounterStore, IndexStore, StoreLocks } from "../../ports/index-store.js";
+import type {
+  CounterStore,
+  IndexStore,
+  ReceiptStore,
+  StoreLocks,
+} from "../../ports/index-store.js";
 import { whenFree } from "../counters.js";
 import type { EntryIndex } from "../entry-index.js";
 import { FileLocks } from "./file-locks.js";
@@ -100,6 +107,43 @@ class SqliteCounterStore implements CounterStore {
   }
 }
 
+/** The index's receipts (`EntryIndex.receipts`) as the port's: its durable write, its reads. */
+class SqliteReceiptStore implements ReceiptStore {
+  readonly #index: EntryIndex;
+
+  constructor(index: EntryIndex) {
+    this.#index = index;
+  }
+
+  async record(receipt: NewReceipt): Promise<string> {
+    return this.#index.receipts.write(receipt);
+  }
+
+  async list(query: ReceiptQuery): Promise<ReceiptRecord[]> {
+    return this.#index.receipts.list(query);
+  }
+
+  async ofEntry(repo: string, id: string, limit: number): Promise<ReceiptRecord[]> {
+    return this.#index.receipts.ofEntry(repo, id, limit);
+  }
+
+  async prune(now: number): Promise<number> {
+    return this.#index.receipts.prune(now);
+  }
+
+  async count(): Promise<number> {
+    return this.#index.receipts.count();
+  }
+
+  async forgetUser(user: string): Promise<number> {
+    return this.#index.receipts.forgetUser(user);
+  }
+
+  async forgetRepo(repo: string): Promise<number> {
+    return this.#index.receipts.forgetRepo(repo);
+  }
+}
+
 class SqliteStoreLocks implements StoreLocks {
   readonly #locks = new ProcessLocks();
   readonly #files: FileLocks | undefined;
@@ -118,7 +162,8 @@ class SqliteStoreLocks implements StoreLocks {
 
 /**
  * The index store over an open `EntryIndex`. It does not own the index: `close` writes the
- * queued counts and leaves the index open (its owner closes it).
+ * queued counts and leaves the index open (its owner closes it, writing queued receipts).
+ * Receipts are kept the index's `receipts.keepDays` (`[receipts] keep_days`).
  *
  * @param index - the process's index.
  * @param options - see {@link SqliteIndexStoreOptions}.
@@ -131,6 +176,7 @@ export function sqliteIndexStore(
   return {
     counters,
     locks: new SqliteStoreLocks(options.lockDir),
+    receipts: new SqliteReceiptStore(index),
     async close() {
       // The queued counts only; a locked file leaves them to the index's own close.
       try {

@@ -9,8 +9,10 @@ import {
   type TestDatabase,
 } from "../../../test/helpers/pg-test-database.js";
 import { refusal } from "../../../test/helpers/server-store-contract.js";
+import type { NewReceipt, ReceiptHit } from "../../core/receipts/receipt.js";
 import type { ServerStore } from "../../ports/server-store.js";
 import { openIndex } from "../entry-index.js";
+import { PG_INDEX_TABLES } from "../index-store/pg-index-migrations.js";
 import { openPgIndexStore } from "../index-store/pg-index-store.js";
 import { copyServerStoreToPg } from "./copy-to-pg.js";
 import { SERVER_TABLES } from "./pg-migrations.js";
@@ -227,10 +229,12 @@ if (TEST_PG_URL === undefined) {
       index.close();
       const target = await db.schema();
       const counts = await copyServerStoreToPg(file, target.url, indexFile);
-      expect(counts.map((c) => c.table)).toEqual([...SERVER_TABLES, "counters", "usage_days"]);
-      expect(counts.slice(-2)).toEqual([
+      expect(counts.map((c) => c.table)).toEqual([...SERVER_TABLES, ...PG_INDEX_TABLES]);
+      expect(counts.slice(-4)).toEqual([
         { table: "counters", rows: 4 },
         { table: "usage_days", rows: 4 },
+        { table: "receipts", rows: 0 },
+        { table: "receipt_hits", rows: 0 },
       ]);
       const pg = await openPgIndexStore(target.url, { poolSize: 1 });
       try {
@@ -255,10 +259,113 @@ if (TEST_PG_URL === undefined) {
         (await db.schema()).url,
         join(dir, "no-index.db"),
       );
-      expect(none.slice(-2)).toEqual([
-        { table: "counters", rows: 0 },
-        { table: "usage_days", rows: 0 },
+      expect(none.slice(-4)).toEqual(PG_INDEX_TABLES.map((table) => ({ table, rows: 0 })));
+    });
+
+    it("copies the index's load receipts with the store: ids, order and hits kept, verified", async () => {
+      const indexFile = join(dir, "index-receipts.db");
+      const index = openIndex(indexFile);
+      const at = Date.UTC(2026, 2, 1, 9);
+      const receipt = (user: string, n: number, hits: ReceiptHit[]): NewReceipt => ({
+        at: at + n,
+        user,
+        client: "claude-code",
+        session: n % 2 === 0 ? "s-1" : null,
+        query: n === 1 ? null : `откат ${n}`,
+        tool: n === 1 ? "Bash" : null,
+        offset: 0,
+        limit: 10,
+        total: hits.length + n,
+        hits,
+      });
+      const hit = (rank: number, id: string, draft = false): ReceiptHit => ({
+        rank,
+        repo: "acme/app",
+        id,
+        revision: "a".repeat(40),
+        draft,
+        score: 1.25 / rank,
+        why: [{ kind: "on_query", word: "rollback" }, { kind: "text" }],
+      });
+      index.receipts.write(receipt("anna", 0, [hit(1, ID1), hit(2, ID2, true)]));
+      index.receipts.write(receipt("bob", 1, []));
+      index.receipts.write(receipt("anna", 2, [hit(1, ID2)]));
+      // A queued one too: written by the index's close, copied with the rest.
+      index.receipts.add(receipt("bob", 3, [hit(1, ID1)]));
+      index.close();
+      const source = openIndex(indexFile);
+      const listed = source.receipts.list({ limit: 10 });
+      source.close();
+      expect(listed.length).toBe(4);
+      const target = await db.schema();
+      const counts = await copyServerStoreToPg(file, target.url, indexFile);
+      expect(counts.slice(-2)).toEqual([
+        { table: "receipts", rows: 4 },
+        { table: "receipt_hits", rows: 4 },
       ]);
+      const pg = await openPgIndexStore(target.url, { poolSize: 1 });
+      try {
+        // The same receipts under the same ids and order: a cursor given before still pages.
+        expect(await pg.receipts.list({ limit: 10 })).toEqual(listed);
+        expect(await pg.receipts.list({ before: listed[1]?.id as string, limit: 10 })).toEqual(
+          listed.slice(2),
+        );
+        // A receipt recorded after the copy comes after every copied one.
+        const next = await pg.receipts.record(receipt("anna", 9, [hit(1, ID1)]));
+        const after = await pg.receipts.list({ limit: 10 });
+        expect(after.map((r) => r.id)).toEqual([next, ...listed.map((r) => r.id)]);
+        expect((after[0]?.seq as number) > (listed[0]?.seq as number)).toBe(true);
+      } finally {
+        await pg.close();
+      }
+      // The store's and the counters' tables emptied by hand: the receipts' still refuse.
+      for (const table of [...SERVER_TABLES].reverse())
+        await db.sql(`DELETE FROM ${target.name}.${table}`);
+      const again = await refusal(copyServerStoreToPg(file, target.url, indexFile));
+      expect(again.code).toBe("migration_target_not_empty");
+      expect(again.data.table).toBe("receipts");
+    });
+
+    it("keeps nothing when the receipts' hits differ after the copy", async () => {
+      const indexFile = join(dir, "index-hits.db");
+      const index = openIndex(indexFile);
+      index.recordShown("anna", [{ repo: "acme/app", id: ID1 }], 1_000);
+      index.receipts.write({
+        at: 1_000,
+        user: "anna",
+        client: "cli",
+        session: null,
+        query: "rollback",
+        tool: null,
+        offset: 0,
+        limit: 10,
+        total: 1,
+        hits: [
+          {
+            rank: 1,
+            repo: "acme/app",
+            id: ID1,
+            revision: "b".repeat(40),
+            draft: false,
+            score: 1,
+            why: [{ kind: "text" }],
+          },
+        ],
+      });
+      index.close();
+      const target = await db.schema();
+      await (await openPgIndexStore(target.url, { poolSize: 1 })).close();
+      await db.sql(`CREATE FUNCTION ${target.name}.swallow() RETURNS trigger LANGUAGE plpgsql AS
+        'BEGIN RETURN NULL; END'`);
+      await db.sql(`CREATE TRIGGER swallow BEFORE INSERT ON ${target.name}.receipt_hits
+        FOR EACH ROW EXECUTE FUNCTION ${target.name}.swallow()`);
+      const error = await refusal(copyServerStoreToPg(file, target.url, indexFile));
+      expect(error.code).toBe("migration_mismatch");
+      expect(error.data).toMatchObject({ table: "receipt_hits", source: 1, target: 0 });
+      for (const table of ["users", "counters", "receipts"]) {
+        const left = await db.sql(`SELECT count(*)::int AS n FROM ${target.name}.${table}`);
+        expect(left.rows).toEqual([{ n: 0 }]);
+      }
     });
 
     it("keeps nothing when the counters' totals differ after the copy", async () => {

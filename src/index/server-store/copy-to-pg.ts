@@ -5,14 +5,17 @@
  * given (SQLite's `sqlite_sequence`, so a deleted row's id is still never given again), in
  * ONE transaction: the row counts of every table are compared before it commits, so a copy
  * is whole or not there at all. With the SQLite index file, its usage counters and their
- * days go in the same transaction (`index-store/copy-counters-to-pg.ts`: rows and shown/read
- * totals compared), into the index store's tables the team server counts in on PostgreSQL.
+ * days (`index-store/copy-counters-to-pg.ts`: rows and shown/read totals compared) and its
+ * load receipts with their hits (`index-store/copy-receipts-to-pg.ts`: ids and order kept,
+ * rows compared) go in the same transaction, into the index store's tables the team server
+ * counts in and records receipts in on PostgreSQL.
  */
 import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import { LoreError } from "../../core/errors/lore-error.js";
 import { openIndex } from "../entry-index.js";
-import { copyCountersToPg, firstFilledCounterTable } from "../index-store/copy-counters-to-pg.js";
+import { copyCountersToPg, firstFilledIndexTable } from "../index-store/copy-counters-to-pg.js";
+import { copyReceiptsToPg } from "../index-store/copy-receipts-to-pg.js";
 import type { PG_INDEX_TABLES } from "../index-store/pg-index-migrations.js";
 import { migratePgIndexSchema } from "../index-store/pg-index-store.js";
 import { passwordOf, pgServerDbError, redactDatabaseUrl } from "./pg-db-error.js";
@@ -22,7 +25,10 @@ import { openSqliteServerStore } from "./sqlite-server-store.js";
 
 /** Rows of one table in the source and in the target after the copy. */
 export interface TableCount {
-  /** A server store's table, or the index's counters' (`counters`, `usage_days`). */
+  /**
+   * A server store's table, or the index's: the counters' (`counters`, `usage_days`), the
+   * load receipts' (`receipts`, `receipt_hits`).
+   */
   table: (typeof SERVER_TABLES)[number] | (typeof PG_INDEX_TABLES)[number];
   rows: number;
 }
@@ -48,11 +54,11 @@ const BATCH_ROWS = 500;
  *
  * @param source - the SQLite file (`<data>/server.db`).
  * @param url - the target PostgreSQL URL.
- * @param indexFile - the server's SQLite index (`settings.database`): its counters and usage
- *   days are copied too (a file that does not exist: nothing counted, none copied). Absent:
- *   the server store only.
+ * @param indexFile - the server's SQLite index (`settings.database`): its counters, usage
+ *   days and load receipts are copied too (a file that does not exist: nothing counted,
+ *   none copied). Absent: the server store only.
  * @returns the rows of each table (source = target), in {@link SERVER_TABLES} order, then
- *   `counters` and `usage_days` when `indexFile` is given.
+ *   `counters`, `usage_days`, `receipts` and `receipt_hits` when `indexFile` is given.
  * @throws LoreError `path_not_found` (no such SQLite file), `migration_target_not_empty`
  *   (409: a table of the target already holds rows; `data.table` names the first),
  *   `migration_mismatch` (500: a table's count differs after the copy; nothing is kept),
@@ -67,7 +73,8 @@ export async function copyServerStoreToPg(
   await openSqliteServerStore(source).close();
   await (await openPgServerStore(url, { poolSize: 1 })).close();
   // The index brought to the latest schema as any Lore opening it would (counters by
-  // repository, their days), then read in the same read transaction as the store.
+  // repository, their days, receipts' public ids), then read in the same read transaction
+  // as the store.
   const withIndex = indexFile !== undefined && existsSync(indexFile);
   if (withIndex) openIndex(indexFile).close();
   const password = passwordOf(url);
@@ -99,7 +106,7 @@ export async function copyServerStoreToPg(
             );
           }
         }
-        const filled = indexFile === undefined ? undefined : await firstFilledCounterTable(client);
+        const filled = indexFile === undefined ? undefined : await firstFilledIndexTable(client);
         if (filled !== undefined) {
           throw new LoreError(
             "migration_target_not_empty",
@@ -112,14 +119,19 @@ export async function copyServerStoreToPg(
         const counts: TableCount[] = [];
         sqlite.exec("BEGIN");
         index?.exec("BEGIN");
-        let counters: TableCount[] = [];
+        let indexed: TableCount[] = [];
         try {
           for (const table of SERVER_TABLES) {
             counts.push({ table, rows: await copyTable(sqlite, client, table) });
           }
           await moveSequences(sqlite, client);
-          // Verified as it is copied: rows and shown/read totals.
-          if (indexFile !== undefined) counters = await copyCountersToPg(index, client);
+          // Verified as they are copied: rows and shown/read totals; receipts' rows.
+          if (indexFile !== undefined) {
+            indexed = [
+              ...(await copyCountersToPg(index, client)),
+              ...(await copyReceiptsToPg(index, client)),
+            ];
+          }
         } finally {
           sqlite.exec("COMMIT");
           index?.exec("COMMIT");
@@ -138,7 +150,7 @@ export async function copyServerStoreToPg(
           }
         }
         await client.query("COMMIT");
-        return [...counts, ...counters];
+        return [...counts, ...indexed];
       } catch (error) {
         await client.query("ROLLBACK").catch(() => undefined);
         throw error;

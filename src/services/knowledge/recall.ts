@@ -65,6 +65,12 @@ export interface RecallInput {
   client?: string;
   /** The agent session the recall belongs to (a hook's `session_id`, an MCP session), for receipts. */
   session?: string;
+  /**
+   * Whether the load receipt is recorded in the index (`services/receipts/record-receipt.ts`).
+   * Default `true`; `false` for the team server, which stores it through its `IndexStore`
+   * (its SQLite index or PostgreSQL) after the recall.
+   */
+  receipt?: boolean;
 }
 
 /** The answer of {@link recall}. */

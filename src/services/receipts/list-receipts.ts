@@ -1,6 +1,8 @@
 /**
- * Listing load receipts (README "Load receipts"): `lore receipts`, `knowledge_receipts`,
- * `GET /api/v1/receipts` and `GET /api/v1/repos/{owner}/{name}/knowledge/receipts`.
+ * Listing load receipts (README "Load receipts"): `lore receipts` and the local
+ * `knowledge_receipts` from the index; the team server's `GET /api/v1/receipts`, `GET
+ * /api/v1/repos/{owner}/{name}/knowledge/receipts` and `/mcp` `knowledge_receipts` from its
+ * `IndexStore` (SQLite or PostgreSQL).
  */
 import {
   checkReceiptLimit,
@@ -8,9 +10,12 @@ import {
   encodeReceiptCursor,
   parseSince,
   type ReceiptPage,
+  type ReceiptQuery,
+  type ReceiptRecord,
   receiptView,
 } from "../../core/receipts/receipt.js";
 import type { EntryIndex } from "../../index/entry-index.js";
+import type { ReceiptStore } from "../../ports/index-store.js";
 
 /** What a caller asks for (the tool's and the routes' arguments). */
 export interface ReceiptsArgs {
@@ -37,7 +42,8 @@ export interface ReceiptScope {
 }
 
 /**
- * One page of receipts, newest first.
+ * One page of receipts, newest first, from the local index (`lore receipts`, local
+ * `knowledge_receipts`).
  *
  * @param index - the index.
  * @param scope - see {@link ReceiptScope}; a filtered view hides `offset`, `total` and the
@@ -51,6 +57,32 @@ export function listReceipts(
   scope: ReceiptScope,
   args: ReceiptsArgs = {},
 ): ReceiptPage {
+  const query = receiptQuery(scope, args);
+  return receiptPage(index.receipts.list(query), query.limit - 1, scope);
+}
+
+/**
+ * One page of receipts, newest first, from the `IndexStore` port's receipts (the team
+ * server: its SQLite index, or PostgreSQL shared by every server on it). The same page as
+ * {@link listReceipts} for the same rows.
+ *
+ * @param receipts - the store's receipts.
+ * @param scope - see {@link ReceiptScope}.
+ * @param args - see {@link ReceiptsArgs}.
+ * @returns `{items, next_cursor}`.
+ * @throws LoreError as {@link listReceipts}; the store's errors (`database_unavailable`).
+ */
+export async function listStoredReceipts(
+  receipts: ReceiptStore,
+  scope: ReceiptScope,
+  args: ReceiptsArgs = {},
+): Promise<ReceiptPage> {
+  const query = receiptQuery(scope, args);
+  return receiptPage(await receipts.list(query), query.limit - 1, scope);
+}
+
+/** The store's query of one page: one receipt more than the page, to tell if more follow. */
+function receiptQuery(scope: ReceiptScope, args: ReceiptsArgs): ReceiptQuery {
   const limit = checkReceiptLimit(args.limit);
   const before = decodeReceiptCursor(args.cursor);
   const since =
@@ -59,7 +91,7 @@ export function listReceipts(
       : typeof args.since === "number"
         ? parseSince(String(args.since))
         : parseSince(args.since);
-  const rows = index.receipts.list({
+  return {
     ...(scope.user === undefined ? {} : { user: scope.user }),
     ...(scope.repos === undefined
       ? {}
@@ -70,7 +102,11 @@ export function listReceipts(
     ...(since === undefined ? {} : { since }),
     ...(before === undefined ? {} : { before }),
     limit: limit + 1,
-  });
+  };
+}
+
+/** The page of `limit` receipts out of `rows` (at most one more: then a cursor follows). */
+function receiptPage(rows: ReceiptRecord[], limit: number, scope: ReceiptScope): ReceiptPage {
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return {
