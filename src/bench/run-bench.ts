@@ -8,7 +8,8 @@
  * the server's peak RSS — and the same figures of qmd, the closest peer (`peer-qmd.ts`;
  * `BENCH_PEERS=0` skips it). Writes `bench/results.json` and `bench/results.md` and prints
  * the table. `BENCH_SEED` changes the corpus (default 1). `BENCH_ONLY=size` only builds
- * (floor and Lore) and prints the index size and its parts (see `benchSizeOnly`).
+ * (floor and Lore) and prints the index size and its parts (see `benchSizeOnly`);
+ * `BENCH_ONLY=mcp` only measures recall over MCP, in rounds (see `benchMcpOnly`).
  */
 import { spawn, spawnSync } from "node:child_process";
 import {
@@ -35,6 +36,7 @@ import {
   type McpColdStartResult,
   measureMcpColdStarts,
 } from "./mcp-bench.js";
+import { measureColdStart } from "./mcp-cold-start.js";
 import { type McpCall, type McpLatencyResult, measureMcpLatency } from "./mcp-latency.js";
 import {
   buildQmdIndex,
@@ -216,6 +218,25 @@ function loreCalls(queries: readonly BenchQuery[]): McpCall[] {
   }));
 }
 
+/**
+ * Recall over MCP: one `lore mcp` on `dbFile` (already built) serves the recall query set,
+ * one untimed pass then timed passes (at least {@link MCP_MIN_SAMPLES} calls).
+ */
+async function loreMcpRecall(repo: BenchRepo, dbFile: string): Promise<McpLatencyResult> {
+  const { command, args, cwd, env } = loreMcpTarget(repo, ROOT, dbFile);
+  const calls = loreCalls(buildQuerySet({ tools: true }));
+  return measureMcpLatency(
+    {
+      command,
+      args,
+      ...(cwd === undefined ? {} : { cwd }),
+      ...(env === undefined ? {} : { env }),
+    },
+    calls,
+    { passes: mcpPasses(calls), apart: "tool" },
+  );
+}
+
 /** `lore mcp` cold starts (beside the minimal server and qmd) and recall over MCP at this N. */
 async function benchLoreMcp(
   repo: BenchRepo,
@@ -238,18 +259,7 @@ async function benchLoreMcp(
           },
     );
     log(`N=${repo.files}: recall over MCP (lore mcp)…`);
-    const { command, args, cwd, env } = loreMcpTarget(repo, ROOT, dbFile);
-    const calls = loreCalls(buildQuerySet({ tools: true }));
-    const recall = await measureMcpLatency(
-      {
-        command,
-        args,
-        ...(cwd === undefined ? {} : { cwd }),
-        ...(env === undefined ? {} : { env }),
-      },
-      calls,
-      { passes: mcpPasses(calls), apart: "tool" },
-    );
+    const recall = await loreMcpRecall(repo, dbFile);
     return { coldStart, recall };
   } catch (error) {
     return { skipped: String(error instanceof Error ? error.message : error).split("\n")[0] ?? "" };
@@ -648,6 +658,50 @@ async function benchSizeOnly(sizes: number[], seed: number, work: string): Promi
   }
 }
 
+/**
+ * `BENCH_ONLY=mcp`: only recall over MCP, `BENCH_MCP_ROUNDS` times (default 3), each a fresh
+ * `lore mcp` on the same database, exactly as the full run measures it; prints each round's
+ * p50 / p99 / p99÷p50, max, the server's peak RSS and the load average; `bench/results.*`
+ * not written. The database is built by an untimed first start, in the run's work folder,
+ * or kept in `BENCH_MCP_DB` (a path; built there when absent, reused after) so that
+ * repeated runs (before and after a change) serve the same index.
+ */
+async function benchMcpOnly(sizes: number[], seed: number, work: string): Promise<void> {
+  const rounds = Number(process.env.BENCH_MCP_ROUNDS ?? 3);
+  if (!Number.isInteger(rounds) || rounds < 1) {
+    throw new Error(`BENCH_MCP_ROUNDS must be a positive whole number, got “${rounds}”`);
+  }
+  const kept = process.env.BENCH_MCP_DB;
+  for (const n of sizes) {
+    const repo = await ensureBenchRepo(n, seed);
+    const dbFile =
+      kept !== undefined && kept !== ""
+        ? sizes.length === 1
+          ? kept
+          : `${kept}.${n}`
+        : join(work, `mcp-${n}`, "index.db");
+    mkdirSync(dirname(dbFile), { recursive: true });
+    log(`N=${n}: lore mcp on ${dbFile} (an untimed first start builds it when absent)…`);
+    const first = await measureColdStart({
+      ...loreMcpTarget(repo, ROOT, dbFile),
+      callTimeoutMs: 1_800_000,
+    });
+    if (!first.ok) throw new Error(`lore mcp answered with an error: ${first.excerpt}`);
+    for (let round = 1; round <= rounds; round++) {
+      const r = await loreMcpRecall(repo, dbFile);
+      const { p50, p99, max, count } = r.all;
+      process.stdout.write(
+        `N=${n} round ${round}: recall over MCP p50 ${formatMs(p50)} · p99 ${formatMs(p99)} · ` +
+          `p99/p50 ${(p99 / p50).toFixed(2)} · max ${formatMs(max)} · ${count} calls · ` +
+          `${r.errors} errors · peak RSS ${(r.peakRssBytes / MB).toFixed(0)} MB · ` +
+          `load ${loadavg()
+            .map((l) => l.toFixed(2))
+            .join(" ")}\n`,
+      );
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const started = performance.now();
   const sizes = parseSizes(process.env.BENCH_SIZES);
@@ -656,6 +710,14 @@ async function main(): Promise<void> {
   if (process.env.BENCH_ONLY === "size") {
     try {
       await benchSizeOnly(sizes, seed, work);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+    return;
+  }
+  if (process.env.BENCH_ONLY === "mcp") {
+    try {
+      await benchMcpOnly(sizes, seed, work);
     } finally {
       rmSync(work, { recursive: true, force: true });
     }

@@ -341,3 +341,35 @@ describe("TextSearch kept word counts", () => {
     }
   });
 });
+
+describe("TextSearch best matches of one word (`top`)", () => {
+  const matches = (query: string, top?: number, repos?: string[]) =>
+    index.text.matches(parseSearchQuery(query).terms, {
+      budget: 100,
+      totalCap: 1000,
+      need: 10,
+      ...(top === undefined ? {} : { top }),
+      ...(repos === undefined ? {} : { repos }),
+    });
+
+  it("reads only the best `top` by relevance of a lone ranked word, with every match counted", () => {
+    const whole = matches("alpha");
+    expect(whole.complete).toBe(true);
+    expect(whole.rows).toHaveLength(30);
+    const best = matches("alpha", 4);
+    expect(best).toMatchObject({ complete: false, total: 30, totalExact: true, mode: "ranked" });
+    const byRelevance = [...whole.rows].sort(
+      (a, b) => b.relevance - a.relevance || a.fileId - b.fileId,
+    );
+    expect(best.rows).toEqual(byRelevance.slice(0, 4));
+    // Every best row holds the one word's bit, as in the whole list.
+    expect(new Set(best.rows.map((row) => row.mask))).toEqual(new Set([1]));
+  });
+
+  it("lists every match when `top` reaches them, and ignores it for two words or within repositories", () => {
+    expect(matches("alpha", 30)).toEqual(matches("alpha"));
+    expect(matches("alpha rare", 2)).toEqual(matches("alpha rare"));
+    expect(matches("alpha", 2, ["r"])).toEqual(matches("alpha", undefined, ["r"]));
+    expect(matches("alpha", 2, ["r"]).complete).toBe(true);
+  });
+});

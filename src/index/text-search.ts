@@ -96,9 +96,12 @@ export interface TextMatch {
 
 /** The text side of a recall (see {@link TextSearch.matches}). */
 export interface TextMatches {
-  /** Ranked mode: every match of the ranked words; broad mode: the first `need` matches. */
+  /**
+   * Ranked mode: every match of the ranked words, or with `top` the best `top` of one word
+   * (see {@link TextSearch.matches}); broad mode: the first `need` matches.
+   */
   rows: TextMatch[];
-  /** Whether `rows` holds every listed match (ranked mode). */
+  /** Whether `rows` holds every listed match (ranked mode, unless cut by `top`). */
   complete: boolean;
   /** Matches in all (a lower bound when `totalExact` is false). */
   total: number;
@@ -292,6 +295,12 @@ export class TextSearch {
    *   the floor, the choice of words and bm25 stay those of the whole index, so a filtered
    *   recall lists exactly the unfiltered one's matches of those repositories, in the same
    *   order with the same relevance).
+   *   `top` (over the whole index only, not with `repos`): when the query's one word that
+   *   passed the floor is the one ranked, every match holds the same terms, so a caller
+   *   ranking by relevance needs only the best: then `rows` are its `top` best matches by
+   *   relevance (ties by rowid), `complete` false when more follow, and `total` still every
+   *   match (exact). FTS5 still scores every match, but only `top` rows are read out and
+   *   ranked in JavaScript (a word matching 643 of 100k entries: 0.70 → 0.32 ms in SQLite).
    */
   matches(
     terms: readonly QueryTerm[],
@@ -302,6 +311,7 @@ export class TextSearch {
       stopWordsOnly?: boolean;
       termMasks?: readonly number[];
       repos?: readonly string[];
+      top?: number;
     },
   ): TextMatches {
     const { budget } = options;
@@ -345,6 +355,25 @@ export class TextSearch {
     const bit = (word: Word) => masks[word.term] ?? 1 << word.term;
     if (active.length > 0) {
       const expr = active.map((word) => word.fts).join(" OR ");
+      const one = active[0] as Word;
+      if (
+        options.top !== undefined &&
+        v === 0 &&
+        !options.stopWordsOnly &&
+        words.length === 1 &&
+        alsoHeld.length === 0 &&
+        options.top < one.count
+      ) {
+        const best = this.#sql.ranked[0].all({ expr, limit: options.top }) as [number, number][];
+        const mask = bit(one);
+        return {
+          rows: best.map(([fileId, bm25]) => ({ fileId, mask, relevance: Math.max(0, -bm25) })),
+          complete: false,
+          total: one.count,
+          totalExact: true,
+          mode: "ranked",
+        };
+      }
       const ranked = this.#sql.ranked[v].all(
         this.#params(v, { expr, limit: budget + 1 }, within),
       ) as [number, number][];

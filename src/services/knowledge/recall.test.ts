@@ -410,3 +410,45 @@ describe("large groups of equal rank are ordered by entry id on every page", () 
     expect(pagesOf("ключ", 50, 2)).toEqual(sorted.slice(0, 100));
   });
 });
+
+describe("a one-word query read to its page only", () => {
+  it("pages through the same order, scores, total and cursors as the whole ranking", () => {
+    // 40 matches of `zebrafish`: several relevances, ties among equal texts, and ids that
+    // run against the insertion order (so ties ordered by rowid would differ).
+    for (let k = 0; k < 40; k++) {
+      const id = idOf(1000 - k);
+      const body = `${"zebrafish ".repeat((k % 4) + 1)}${"filler ".repeat(k % 3)}tank`;
+      index.putFile({
+        repo: "repo",
+        path: `.gitriver/knowledge/z${k}.md`,
+        blobSha: "a".repeat(40),
+        parsed: parsed(id, body),
+        diagnostics: [],
+      });
+    }
+    put("nothing about fish here");
+    const whole = recall(index, { query: "zebrafish", user: "u", limit: 50, countShown: false });
+    expect(whole.total).toBe(40);
+    expect(whole.hits).toHaveLength(40);
+    expect(whole.next_cursor).toBeNull();
+    const shown = (hits: typeof whole.hits) => hits.map((h) => [h.id, h.score]);
+    for (const limit of [1, 2, 3, 5, 7, 10]) {
+      const seen: (string | number)[][] = [];
+      let cursor: string | undefined;
+      for (let pages = 0; pages < 50; pages++) {
+        const page = recall(index, {
+          query: "zebrafish",
+          user: "u",
+          limit,
+          countShown: false,
+          ...(cursor === undefined ? {} : { cursor }),
+        });
+        expect({ total: page.total, exact: page.total_exact }).toEqual({ total: 40, exact: true });
+        seen.push(...shown(page.hits));
+        if (page.next_cursor === null) break;
+        cursor = page.next_cursor;
+      }
+      expect(seen).toEqual(shown(whole.hits));
+    }
+  });
+});

@@ -258,29 +258,48 @@ export function rankedPage(
   let textTotal = 0;
   let totalExact = true;
   let complete = true;
+  const lookup = hitLookup(index);
+  const asked = (query === undefined ? 0 : queryWords(query).bitOf.size) + (tool ? 1 : 0);
+  let others: Set<number> | undefined;
+  const otherWikis = () => {
+    others ??= lookup.wikiFilesExcept(input.wiki);
+    return others;
+  };
+  // With no fired contract and no other project's wiki page to leave out, the order of a
+  // one-word query's text matches is their relevance order: only the best are read.
+  const topOnly =
+    query !== undefined && fired === 0 && repos === undefined && otherWikis().size === 0;
+  /** The text matches cut to their best (`top`): whole, they are counted in `textTotal`. */
+  let cut = false;
   if (query !== undefined) {
-    const found = index.text.matches(query.terms, {
+    const options = {
       budget: RECALL_TEXT_BUDGET,
       totalCap: RECALL_TOTAL_CAP,
       need,
       stopWordsOnly: query.stopWordsOnly,
       termMasks: queryWords(query).termMasks,
       ...(repos === undefined ? {} : { repos }),
-    });
+    };
+    let found = index.text.matches(query.terms, topOnly ? { ...options, top: need + 1 } : options);
+    // The rows read must hold every match that can reach the page: more are read while the
+    // last one read is not clearly below the page's last place (see `bestCoverPage`).
+    for (let top = 2 * (need + 1); found.mode === "ranked" && !found.complete; top *= 2) {
+      if (bestCoverPage(found.rows, need, asked)) break;
+      found = index.text.matches(query.terms, { ...options, top });
+    }
+    cut = found.mode === "ranked" && !found.complete;
     text = found.rows;
     textTotal = found.total;
     totalExact = found.totalExact;
     complete = found.complete;
   }
-  const lookup = hitLookup(index);
-  const foreign = text.length === 0 ? new Set<number>() : lookup.wikiFilesExcept(input.wiki);
+  const foreign = text.length === 0 ? new Set<number>() : otherWikis();
   const before = text.length;
   if (foreign.size > 0) text = text.filter((row) => !foreign.has(row.fileId));
   const excluded = before - text.length;
 
   const textIds = text.map((row) => row.fileId);
   const firedText = fired > 0 ? index.contracts.of(textIds) : new Map<number, FiredMatch>();
-  const asked = (query === undefined ? 0 : queryWords(query).bitOf.size) + (tool ? 1 : 0);
   const ranked = text.map((row) => scoreText(row, firedText.get(row.fileId), asked));
   // One past the page: tells whether more contract hits follow it.
   const contractOnly = index.contracts
@@ -308,8 +327,9 @@ export function rankedPage(
   // when every text match was fetched; else the overlap of the fired entries with the
   // text matches not fetched is unknown, and the larger of the two known parts is a lower
   // bound (never a sum that counts an entry found both ways twice).
-  const seen = fired + text.length - firedText.size;
-  const allText = before === textTotal;
+  // A cut list (no fired entry, nothing left out) stands for every match of `textTotal`.
+  const seen = fired + (cut ? textTotal : text.length) - firedText.size;
+  const allText = cut || before === textTotal;
   const total = allText ? seen : Math.max(seen, textTotal - excluded);
   return fitPage(hits, {
     offset,
@@ -318,6 +338,26 @@ export function rankedPage(
     more: order.length > need || (!complete && text.length >= need),
     key,
   });
+}
+
+/**
+ * Whether the best text matches read (`rows`, by relevance, best first, all holding the
+ * same query terms, no contract fired) hold every match that can reach the first `need`
+ * places: the last one read scores clearly below the `need`-th. A match not read has a
+ * relevance at most the last one's, so a score at most its score but for rounding (a few
+ * units in the last place, far below the margin here); a tie with the `need`-th place is
+ * read whole, as the full list would order it by entry id.
+ *
+ * @param rows - the matches read, in relevance order (more than `need`).
+ * @param need - the places that must be in order (offset + limit).
+ * @param asked - the query's words, as for {@link scoreText}.
+ */
+export function bestCoverPage(rows: readonly TextMatch[], need: number, asked: number): boolean {
+  const place = rows[need - 1];
+  const last = rows[rows.length - 1];
+  if (place === undefined || last === undefined || rows.length <= need) return false;
+  const s = scoreText(place, undefined, asked).score;
+  return scoreText(last, undefined, asked).score < s - Math.abs(s) * 1e-9;
 }
 
 const lookups = new WeakMap<EntryIndex, HitLookup>();
