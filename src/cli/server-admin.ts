@@ -157,12 +157,18 @@ async function localAdmin(
     const { hookInstallOptions } = await import("../main/compose-hook.js");
     const { installHooks } = await import("../services/push/install-hooks.js");
     // Lore's pre-receive and post-receive go in at once: every push is parsed.
-    await installHooks(dir, hookInstallOptions(ctx.settings(), dataDir));
+    const { serverIndexFile } = await import("../main/server-index-file.js");
+    const settings = ctx.settings();
+    await installHooks(
+      dir,
+      hookInstallOptions({ ...settings, database: serverIndexFile(settings) }, dataDir),
+    );
   };
   // The server's index (the same file `lore serve` reads) forgets what is removed.
   const withIndex = async (change: (index: EntryIndex) => void) => {
     const { openIndex } = await import("../index/entry-index.js");
-    const index = openIndex(ctx.settings().database);
+    const { serverIndexFile } = await import("../main/server-index-file.js");
+    const index = openIndex(serverIndexFile(ctx.settings()));
     try {
       change(index);
     } finally {

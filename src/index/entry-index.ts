@@ -989,6 +989,27 @@ export class EntryIndex {
   }
 
   /**
+   * Binds this index to one team server's data folder (meta key `server_data`), so that two
+   * servers with different data folders never share one index (their hosted repositories
+   * are stored under the same `owner/name`). In one write transaction: when no folder is
+   * bound, or `takeOver` says the bound one may be replaced (it is gone: the data folder
+   * was moved), `dataDir` is bound; otherwise the index stays bound as it was.
+   *
+   * @param dataDir - the server's data folder, absolute (real path).
+   * @param takeOver - asked with the bound folder when it differs from `dataDir`.
+   * @returns the folder the index is bound to after the call (`dataDir`, or the other).
+   */
+  bindServerData(dataDir: string, takeOver: (bound: string) => boolean): string {
+    return this.transaction(() => {
+      const bound = this.#sql.metaGet.get("server_data") as string | undefined;
+      if (bound === dataDir) return dataDir;
+      if (bound !== undefined && !takeOver(bound)) return bound;
+      this.#sql.metaSet.run("server_data", dataDir);
+      return dataDir;
+    });
+  }
+
+  /**
    * Re-evaluates reachability against {@link mechanisms} when the file's entries were last
    * evaluated with another set (seed 004: «после обновления сервера она оживает сама, без
    * пересборки указателя»): only the entries whose stored contract (kept as written) uses a

@@ -35,6 +35,7 @@ import { indexHostedRepo } from "./index-hosted-repo.js";
 import { licenceWarning, loadLicence } from "./load-licence.js";
 import { openServerStore, openSharedIndexStore } from "./open-server.js";
 import { createServerApi, type HostedRepo, rootsForbidden } from "./server-api.js";
+import { claimServerIndex } from "./server-index-file.js";
 
 export { OWNER_TOKEN_FILE } from "./first-start.js";
 
@@ -123,7 +124,7 @@ export interface TeamServer {
  *
  * @throws LoreError `license_invalid` (`[server] license` is not a valid licence),
  *   `listen_needs_auth` (a non-loopback host and no user with a token), `address_in_use`, `invalid_input` (a port or host this user cannot listen on),
- *   `index_failed`.
+ *   `index_failed`, `index_of_another_server` (the index file holds another data folder's repositories).
  */
 export async function startTeamServer(options: TeamServerOptions): Promise<TeamServer> {
   const { lore, log, lang } = options;
@@ -131,6 +132,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
   const warning = licenceWarning(licence, lore.settings.server.license ?? "", lang);
   if (warning !== undefined) log(warning);
   const dataDir = lore.settings.server.data;
+  claimServerIndex(lore.entryIndex, dataDir, lore.settings.database);
   const loopbackOnly = isLoopback(options.host);
   const store = await openServerStore(dataDir, lore.settings.server.database);
   // Counters, delivery locks and load receipts: PostgreSQL with `[server] database`, else

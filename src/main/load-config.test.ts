@@ -76,6 +76,7 @@ describe("loadSettings", () => {
     const settings = loadSettings({ cwd, env: baseEnv() });
     expect(settings).toEqual({
       configPath: null,
+      databaseIsDefault: true,
       user: "tester",
       lang: "en",
       database: join(home, ".local", "share", "lore", "index.db"),

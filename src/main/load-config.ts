@@ -50,6 +50,12 @@ export interface LoreSettings {
   lang: Lang;
   /** SQLite index file. Env `LORE_DB`, else `[index] database`, else `$XDG_DATA_HOME/lore/index.db`. */
   database: string;
+  /**
+   * `true` when `database` is the default (neither env `LORE_DB` nor `[index] database`
+   * named one): the team server then keeps its own index in its data folder
+   * (`main/server-index-file.ts`). Absent: `database` was named.
+   */
+  databaseIsDefault?: true;
   /** Repositories or folders indexed at `lore mcp` / `lore serve` start. */
   repos: string[];
   /**
@@ -266,6 +272,7 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoreSettings {
     user: file.user ?? (env.LORE_USER || osUserName(env)),
     lang: file.lang ?? pickLang(env),
     database,
+    ...(env.LORE_DB || file.index?.database !== undefined ? {} : { databaseIsDefault: true }),
     repos,
     server: {
       host: file.server?.host ?? CONFIG_DEFAULTS.host,

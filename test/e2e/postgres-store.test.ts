@@ -89,7 +89,12 @@ if (TEST_PG_URL === undefined) {
     it("answers 503 database_unavailable while the database is gone, and says why", async () => {
       const gone = await createTestDatabase("gone");
       const file = config("gone", `[server]\ndatabase = ${JSON.stringify(gone.url)}\n`);
-      const env = { ...sandbox.env, XDG_DATA_HOME: join(sandbox.dir, "gone-data") };
+      // A server of its own: its data folder and its index file.
+      const env = {
+        ...sandbox.env,
+        XDG_DATA_HOME: join(sandbox.dir, "gone-data"),
+        LORE_DB: join(sandbox.dir, "gone-data", "index.db"),
+      };
       const server = await startServe(["--port", "0", "--config", file], { cwd: sandbox.dir, env });
       try {
         const me = () => fetch(new URL("/api/v1/user", server.url), { headers: server.headers });

@@ -20,14 +20,15 @@ export interface ServedLore {
 
 /**
  * Spawns `node dist/cli/main.js serve <args>` and waits for its address line; reads the
- * owner token the first start wrote to `$XDG_DATA_HOME/lore/server/owner-token`.
+ * owner token the first start wrote to `<data>/owner-token`.
  *
  * @param args - arguments after `serve`.
- * @param options - working folder and environment (an `isolatedEnv`).
+ * @param options - working folder and environment (an `isolatedEnv`); `data`: the server's
+ *   data folder when the configuration names one (default `$XDG_DATA_HOME/lore/server`).
  */
 export async function startServe(
   args: readonly string[],
-  options: { cwd: string; env: Record<string, string> },
+  options: { cwd: string; env: Record<string, string>; data?: string },
 ): Promise<ServedLore> {
   // SSH off unless asked for: parallel servers must not race for its fixed default port.
   const ssh = args.includes("--ssh-port") ? [] : ["--ssh-port", "0"];
@@ -45,8 +46,9 @@ export async function startServe(
     });
     child.on("close", (code) => reject(new Error(`lore serve exited ${code}: ${stderr}`)));
   });
-  const data = options.env.XDG_DATA_HOME ?? join(options.env.HOME ?? "", ".local", "share");
-  const token = readFileSync(join(data, "lore", "server", "owner-token"), "utf8").trim();
+  const dataHome = options.env.XDG_DATA_HOME ?? join(options.env.HOME ?? "", ".local", "share");
+  const data = options.data ?? join(dataHome, "lore", "server");
+  const token = readFileSync(join(data, "owner-token"), "utf8").trim();
   return {
     child,
     url,

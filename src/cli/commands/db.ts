@@ -70,10 +70,12 @@ export const dbCommand: Command = {
     const { redactDatabaseUrl } = await import("../../index/server-store/pg-db-error.js");
     // The counters, their days and the load receipts from the server's index (the file
     // `lore serve` reads).
+    const { serverIndexFile } = await import("../../main/server-index-file.js");
+    const settings = ctx.settings();
     const tables = await copyServerStoreToPg(
       join(data, SERVER_DB_FILE),
       to,
-      ctx.settings().database,
+      serverIndexFile({ ...settings, server: { ...settings.server, data } }),
     );
     const target = redactDatabaseUrl(to);
     if (flag(args, "json")) {

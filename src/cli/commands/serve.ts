@@ -75,6 +75,11 @@ export const serveCommand: Command = {
     const host = stringOption(args, "host") ?? settings.server.host;
     const port = intOption(args, "port", { min: 0, max: 65535 }) ?? settings.server.port;
     const repos = startRepos(ctx, args);
+    // The server's own index (its data folder's, unless one was named): every part of
+    // this process — the index, the hooks it installs — then uses that file.
+    const { serverIndexFile } = await import("../../main/server-index-file.js");
+    settings.database = serverIndexFile(settings);
+    delete settings.databaseIsDefault;
     const lore = await ctx.openLore();
     const { startTeamServer } = await import("../../main/compose-server.js");
     const server = await startTeamServer({

@@ -46,6 +46,7 @@ export const ERROR_CODES = {
   federation_disabled: "unavailable",
   file_busy: "unavailable",
   address_in_use: "unavailable",
+  index_of_another_server: "conflict",
   remote_file_too_large: "unavailable",
   answer_too_large: "invalid_input",
   request_too_large: "invalid_input",
@@ -348,6 +349,10 @@ const MESSAGES: Record<ErrorCode, LocalizedText> = {
   file_busy: {
     en: "{path} is being written by another process (waited {seconds} s); try again",
     ru: "{path} сейчас записывает другой процесс (ожидание {seconds} с); повторите",
+  },
+  index_of_another_server: {
+    en: "the index {index} holds the repositories of the team server whose data folder is {other}; this server's is {data}: leave [index] database and LORE_DB unset (each server then keeps <data>/index.db), or name another index file",
+    ru: "указатель {index} хранит репозитории командного сервера с папкой данных {other}, а у этого сервера папка {data}: не задавайте [index] database и LORE_DB (тогда каждый сервер держит <data>/index.db) или укажите другой файл указателя",
   },
   address_in_use: {
     en: "cannot listen on {address}: the address is in use (another lore serve?); stop that process, or pick another port: --port N, or --port 0 for any free one",
