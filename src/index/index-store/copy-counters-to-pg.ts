@@ -11,7 +11,7 @@ import { LoreError } from "../../core/errors/lore-error.js";
 import { PG_COUNTER_TABLES, PG_INDEX_TABLES } from "./pg-index-migrations.js";
 
 /** A client inside the copy's transaction. */
-interface Client {
+export interface CopyClient {
   query<R = unknown>(
     sql: string,
     params?: unknown[],
@@ -19,7 +19,7 @@ interface Client {
 }
 
 /** Rows per INSERT (arrays, one parameter per column). */
-const BATCH_ROWS = 5_000;
+export const BATCH_ROWS = 5_000;
 
 /** Each table's columns, SQLite's name → PostgreSQL's (`user` is reserved there). */
 const COLUMNS: Readonly<
@@ -59,7 +59,7 @@ interface Totals {
  *
  * @param client - a client on the migrated target.
  */
-export async function firstFilledIndexTable(client: Client): Promise<string | undefined> {
+export async function firstFilledIndexTable(client: CopyClient): Promise<string | undefined> {
   for (const table of PG_INDEX_TABLES) {
     const found = await client.query(`SELECT 1 FROM ${table} LIMIT 1`);
     if (found.rowCount !== 0) return table;
@@ -82,7 +82,7 @@ export async function firstFilledIndexTable(client: Client): Promise<string | un
  */
 export async function copyCountersToPg(
   index: Database.Database | undefined,
-  client: Client,
+  client: CopyClient,
 ): Promise<{ table: (typeof PG_COUNTER_TABLES)[number]; rows: number }[]> {
   const out: { table: (typeof PG_COUNTER_TABLES)[number]; rows: number }[] = [];
   for (const table of PG_COUNTER_TABLES) {

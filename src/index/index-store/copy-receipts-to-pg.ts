@@ -10,18 +10,8 @@
  */
 import type Database from "better-sqlite3";
 import { LoreError } from "../../core/errors/lore-error.js";
+import { BATCH_ROWS, type CopyClient } from "./copy-counters-to-pg.js";
 import type { PG_RECEIPT_TABLES } from "./pg-index-migrations.js";
-
-/** A client inside the copy's transaction. */
-interface Client {
-  query<R = unknown>(
-    sql: string,
-    params?: unknown[],
-  ): Promise<{ rows: R[]; rowCount: number | null }>;
-}
-
-/** Rows per INSERT (arrays, one parameter per column). */
-const BATCH_ROWS = 5_000;
 
 /** A table's copy: SQLite's select, PostgreSQL's columns and their array types. */
 interface TableCopy {
@@ -81,7 +71,7 @@ const TABLES: readonly TableCopy[] = [
  */
 export async function copyReceiptsToPg(
   index: Database.Database | undefined,
-  client: Client,
+  client: CopyClient,
 ): Promise<{ table: (typeof PG_RECEIPT_TABLES)[number]; rows: number }[]> {
   const out: { table: (typeof PG_RECEIPT_TABLES)[number]; rows: number }[] = [];
   for (const { table, select, columns } of TABLES) {

@@ -40,19 +40,8 @@ SELECT r.receipt_id, h.* FROM r,
 const COLUMNS = `r.receipt_id AS seq, r.public_id AS id, r.at, r.user_name AS "user", r.client,
   r.session, r.query, r.tool, r.page_offset AS "offset", r.page_limit AS "limit", r.total`;
 
-interface ReceiptRow {
-  seq: number;
-  id: string;
-  at: number;
-  user: string;
-  client: string;
-  session: string | null;
-  query: string | null;
-  tool: string | null;
-  offset: number;
-  limit: number;
-  total: number;
-}
+/** A receipt's row as the listing selects it (its hits are read apart). */
+type ReceiptRow = Omit<ReceiptRecord, "hits">;
 
 interface HitRow {
   receiptId: number;
