@@ -5,10 +5,9 @@
  * names a throw-away cluster. Use with `describe.each(indexStoreEngines("label"))("… ($name)",
  * (engine) => …)`.
  */
-import { afterAll } from "vitest";
 import { openPgIndexStore } from "../../src/index/index-store/pg-index-store.js";
 import type { IndexStore } from "../../src/ports/index-store.js";
-import { createTestDatabase, TEST_PG_URL, type TestDatabase } from "./pg-test-database.js";
+import { freshSchemas } from "./pg-test-database.js";
 
 /** One engine of the index store. */
 export interface IndexStoreEngine {
@@ -26,18 +25,12 @@ export interface IndexStoreEngine {
  */
 export function indexStoreEngines(label: string): IndexStoreEngine[] {
   const engines: IndexStoreEngine[] = [{ name: "SQLite", open: async () => undefined }];
-  if (TEST_PG_URL === undefined) return engines;
-  let db: Promise<TestDatabase> | undefined;
-  afterAll(async () => {
-    if (db !== undefined) await (await db).drop();
-  });
-  engines.push({
-    name: "PostgreSQL",
-    async open() {
-      db ??= createTestDatabase(label);
-      const schema = await (await db).schema();
-      return openPgIndexStore(schema.url, { poolSize: 4 });
-    },
-  });
+  const schema = freshSchemas(label);
+  if (schema !== undefined) {
+    engines.push({
+      name: "PostgreSQL",
+      open: async () => openPgIndexStore(await schema(), { poolSize: 4 }),
+    });
+  }
   return engines;
 }

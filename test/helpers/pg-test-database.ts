@@ -6,6 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { afterAll } from "vitest";
 
 /** The cluster's URL, or undefined: the PostgreSQL tests then skip, saying why. */
 export const TEST_PG_URL: string | undefined = process.env.LORE_TEST_PG_URL || undefined;
@@ -83,5 +84,24 @@ export async function createTestDatabase(label: string): Promise<TestDatabase> {
     async drop() {
       await run(admin, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
+  };
+}
+
+/**
+ * A fresh schema's URL per call, in one PostgreSQL database made on the first call and
+ * dropped after the test file (an `afterAll` is registered now: call at a file's top
+ * level); `undefined` without `LORE_TEST_PG_URL`. The engines helpers' PostgreSQL side.
+ *
+ * @param label - a word for the database's name.
+ */
+export function freshSchemas(label: string): (() => Promise<string>) | undefined {
+  if (TEST_PG_URL === undefined) return undefined;
+  let db: Promise<TestDatabase> | undefined;
+  afterAll(async () => {
+    if (db !== undefined) await (await db).drop();
+  });
+  return async () => {
+    db ??= createTestDatabase(label);
+    return (await (await db).schema()).url;
   };
 }

@@ -5,10 +5,9 @@
  * function `lore serve` and the CLI use — so the selection by `[server] database` is
  * exercised too. Use with `describe.each(storeEngines("label"))("… ($name)", (engine) => …)`.
  */
-import { afterAll } from "vitest";
 import { openServerStore } from "../../src/main/open-server.js";
 import type { ServerStore } from "../../src/ports/server-store.js";
-import { createTestDatabase, TEST_PG_URL, type TestDatabase } from "./pg-test-database.js";
+import { freshSchemas } from "./pg-test-database.js";
 
 /** One engine of the store. */
 export interface StoreEngine {
@@ -29,18 +28,12 @@ export interface StoreEngine {
  */
 export function storeEngines(label: string): StoreEngine[] {
   const engines: StoreEngine[] = [{ name: "SQLite", open: (dataDir) => openServerStore(dataDir) }];
-  if (TEST_PG_URL === undefined) return engines;
-  let db: Promise<TestDatabase> | undefined;
-  afterAll(async () => {
-    if (db !== undefined) await (await db).drop();
-  });
-  engines.push({
-    name: "PostgreSQL",
-    async open(dataDir) {
-      db ??= createTestDatabase(label);
-      const schema = await (await db).schema();
-      return openServerStore(dataDir, schema.url);
-    },
-  });
+  const schema = freshSchemas(label);
+  if (schema !== undefined) {
+    engines.push({
+      name: "PostgreSQL",
+      open: async (dataDir) => openServerStore(dataDir, await schema()),
+    });
+  }
   return engines;
 }
