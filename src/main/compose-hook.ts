@@ -24,7 +24,7 @@ import { useSnowballLoader } from "../core/text/stem.js";
 import { type EntryIndex, openIndex } from "../index/entry-index.js";
 import { openIdOwnerIndex } from "../index/id-owner-lookup.js";
 import type { ServerStore } from "../ports/server-store.js";
-import type { HealDeps } from "../services/push/heal-index.js";
+import { type HealDeps, PUSH_LOCK_WAIT_MS } from "../services/push/heal-index.js";
 import { postReceive } from "../services/push/post-receive.js";
 import { preReceive } from "../services/push/pre-receive.js";
 import { warmUpSecretScanner } from "../services/safety/scan-secrets.js";
@@ -239,11 +239,18 @@ export async function runHook(run: HookRun): Promise<HookOutcome> {
     let index: EntryIndex | undefined;
     try {
       mkdirSync(dirname(run.database), { recursive: true });
-      index = openIndex(run.database);
+      // The push waits for the index's write lock (a `lore index`, another push's heal) at
+      // most PUSH_LOCK_WAIT_MS, and not at all when it changed no knowledge file; past it,
+      // the push is accepted and the next read or push heals (seed 004).
+      index = openIndex(run.database, { busyTimeoutMs: PUSH_LOCK_WAIT_MS });
       const probe = new PushGitRepo(run.dir);
       const branch = await defaultBranch(probe).finally(() => probe.close());
       await postReceive(
-        hostedHealDeps(index, undefined, run.lang, true),
+        {
+          ...hostedHealDeps(index, undefined, run.lang, true),
+          lockWaitMs: PUSH_LOCK_WAIT_MS,
+          deferUnchanged: true,
+        },
         { fullName: name, dir: resolve(run.dir), defaultBranch: branch },
         updates,
       );

@@ -25,13 +25,14 @@ import { createMcpServer } from "../mcp/create-mcp-server.js";
 import type { ToolNameStyle } from "../mcp/tool-names.js";
 import type { RepoRecord, ServerStore } from "../ports/server-store.js";
 import { bareRepoPath } from "../services/access/hosted-repos.js";
+import { PUSH_LOCK_WAIT_MS } from "../services/push/heal-index.js";
 import { installHooks } from "../services/push/install-hooks.js";
 import { syncProtectionMarker } from "../services/push/protection-marker.js";
 import { type RunningSshServer, startSshServer } from "../ssh/ssh-server.js";
 import type { Lore, ServedIndex } from "./compose.js";
 import { hookInstallOptions } from "./compose-hook.js";
 import { firstStart } from "./first-start.js";
-import { indexHostedRepo } from "./index-hosted-repo.js";
+import { type FreshenOptions, indexHostedRepo } from "./index-hosted-repo.js";
 import { licenceWarning, loadLicence } from "./load-licence.js";
 import { openServerStore, openSharedIndexStore } from "./open-server.js";
 import { createServerApi, type HostedRepo, rootsForbidden } from "./server-api.js";
@@ -66,7 +67,7 @@ export interface TeamServerOptions {
    * Brings a hosted repository's index up to its default branch before a read. Default:
    * {@link indexHostedRepo} over a writer connection of its own (parse on push's heal).
    */
-  freshen?: (repo: HostedRepo) => Promise<void>;
+  freshen?: (repo: HostedRepo, options?: FreshenOptions) => Promise<void>;
   /**
    * Port of the SSH server (git over SSH, `[server] ssh_port`); `0` = off. Default: off.
    * It listens on `host` too.
@@ -167,12 +168,18 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
     let indexing = true;
     const local = lore.port(Promise.resolve(), { remote: true });
     const freshen = options.freshen ?? indexHostedRepo(writer ?? lore.entryIndex, lang);
+    // A push waits for the index's write lock briefly, and not at all when it changed no
+    // knowledge file: a `lore index` or a long heal holding the lock must not stall pushes
+    // (the next read heals; seed 004, "Разбор при отправке").
     const afterPush = (repo: RepoRecord) =>
-      freshen({
-        fullName: repo.fullName,
-        dir: bareRepoPath(dataDir, repo.fullName),
-        defaultBranch: repo.defaultBranch,
-      });
+      freshen(
+        {
+          fullName: repo.fullName,
+          dir: bareRepoPath(dataDir, repo.fullName),
+          defaultBranch: repo.defaultBranch,
+        },
+        { lockWaitMs: PUSH_LOCK_WAIT_MS, deferUnchanged: true },
+      );
     // The server stores each load receipt as it answers (durable, like its counters)
     // through the index store — PostgreSQL with `[server] database` — rather than queueing
     // it (README "Load receipts"); a receipt of its SQLite index is written at once too.

@@ -12,6 +12,7 @@ import { uuidV7Successor } from "../../src/core/entry/uuid7.js";
 import { openIndex } from "../../src/index/entry-index.js";
 import { hostedHealDeps } from "../../src/main/compose-hook.js";
 import { openServerStore } from "../../src/main/open-server.js";
+import type { PushRepo } from "../../src/ports/push-repo.js";
 import { healRepoIndex, updateRepoIndex } from "../../src/services/push/heal-index.js";
 import {
   type HostedPush,
@@ -97,6 +98,81 @@ describe("self-healing", () => {
       const full = await updateRepoIndex(hostedHealDeps(index), target(hosted));
       expect(full.how).toBe("full");
       expect(index.repository("acme/app")?.commit).toBe(again);
+    } finally {
+      index.close();
+    }
+  });
+
+  it("a read that joins a heal under way heals again when the branch moved past that heal's head", async () => {
+    hosted = await makeHostedPush({ [`${K}/a.md`]: entry(ID_A, "Deploy on Tuesdays.") });
+    await hosted.push(["main"]);
+    // Two pushes the hook does not index (as with hooks off): the branch moves twice.
+    const off = { LORE_INDEXED_BY_SERVER: "1" };
+    const second = await hosted.work.commit({ [`${K}/b.md`]: entry(ID_B, "Roll back.") });
+    expect((await hosted.push(["main"], off)).exitCode).toBe(0);
+    const index = hosted.index();
+    try {
+      const real = hostedHealDeps(index);
+      // The first heal is held inside its transaction (at its diff) until the test lets it
+      // go; the second reader's own look at the head is seen ending (its repository closed).
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let inside = () => {};
+      const healing = new Promise<void>((resolve) => {
+        inside = resolve;
+      });
+      let looked = () => {};
+      const secondLooked = new Promise<void>((resolve) => {
+        looked = resolve;
+      });
+      let opened = 0;
+      const deps = {
+        ...real,
+        openRepo: (dir: string): PushRepo => {
+          const repo = real.openRepo(dir);
+          const n = ++opened;
+          return {
+            dir: repo.dir,
+            changedKnowledge: async (from, to, prefix) => {
+              if (n === 2) {
+                inside();
+                await held;
+              }
+              return repo.changedKnowledge(from, to, prefix);
+            },
+            refCommit: (ref) => repo.refCommit(ref),
+            hasCommit: (sha) => repo.hasCommit(sha),
+            isAncestor: (a, d) => repo.isAncestor(a, d),
+            headBranch: () => repo.headBranch(),
+            blobSizes: (shas) => repo.blobSizes(shas),
+            readBlobs: (shas) => repo.readBlobs(shas),
+            close: async () => {
+              await repo.close();
+              if (n === 3) looked();
+            },
+          } as PushRepo;
+        },
+      };
+      // Opened: 1 = the first reader's look, 2 = its heal, 3 = the second reader's look.
+      const first = updateRepoIndex(deps, target(hosted));
+      await healing;
+      const third = await hosted.work.commit({ [`${K}/c.md`]: entry(ID_C, "Cache the build.") });
+      expect((await hosted.push(["main"], off)).exitCode).toBe(0);
+      const later = updateRepoIndex(deps, target(hosted));
+      await secondLooked;
+      await new Promise((resolve) => setImmediate(resolve));
+      release();
+      expect((await first).commit).toBe(second);
+      const joined = await later;
+      expect(joined.commit).toBe(third);
+      expect(index.repository("acme/app")?.commit).toBe(third);
+      expect([...index.listFiles("acme/app").keys()].sort()).toEqual([
+        `${K}/a.md`,
+        `${K}/b.md`,
+        `${K}/c.md`,
+      ]);
     } finally {
       index.close();
     }

@@ -12,13 +12,18 @@
  * Concurrency: one heal of a repository runs in one SQLite write transaction (all or
  * nothing: a hook killed mid-way leaves the previous index and its recorded commit, and
  * the next read heals); heals on one connection run one at a time and a heal of a
- * repository already under way is joined, not repeated; a heal that waits for another
- * process's write lock re-reads the recorded commit once it holds it, so work another
- * process did is not redone.
+ * repository already under way is joined, not repeated — and once the joined heal ends,
+ * the default branch's head is compared again with the head the joiner saw, and healed
+ * again when the branch moved meanwhile (the joined heal may have aimed at an older head);
+ * a heal that waits for another process's write lock re-reads the recorded commit once it
+ * holds it, so work another process did is not redone. Each caller waits for the write
+ * lock (its own heal's, or the one it joins, or the heals queued before it on the
+ * connection) at most its own `lockWaitMs`: a push passes {@link PUSH_LOCK_WAIT_MS}.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Diagnostic } from "../../core/entry/diagnostic.js";
 import type { Lang } from "../../core/errors/localized-text.js";
+import { LoreError } from "../../core/errors/lore-error.js";
 import type { KnowledgeChange } from "../../core/push/knowledge-changes.js";
 import type { EntryIndex } from "../../index/entry-index.js";
 import type { KnowledgeBlob } from "../../ports/git-repo.js";
@@ -51,9 +56,30 @@ export interface HealDeps {
   lang?: Lang;
   /** Logs what a heal did (one line). Default: nothing. */
   log?: (line: string) => void;
-  /** Longest wait for another process's write lock, ms. Default: 600 000. */
+  /**
+   * Longest wait for the index's write lock (held by another process, or by an earlier heal
+   * on the same connection), ms. Default: {@link READ_LOCK_WAIT_MS}.
+   */
   lockWaitMs?: number;
+  /**
+   * When the write lock is taken and the knowledge files are the same at the recorded
+   * commit and at the head (a push that changed no knowledge file), return `deferred` at
+   * once instead of waiting: the entries are right already, and only the recorded commit
+   * lags until the next heal (the next read's). Default: false (wait).
+   */
+  deferUnchanged?: boolean;
 }
+
+/** The longest wait of a read's heal for the index's write lock, ms (10 min). */
+export const READ_LOCK_WAIT_MS = 600_000;
+
+/**
+ * The longest wait of a push's index update for the index's write lock, ms (seed 004,
+ * "Разбор при отправке": the push always goes through). A `lore index` or a heal of a large
+ * repository holding the lock longer makes the update give up — the push is accepted and
+ * its index is brought up to date by the next read — rather than stall the pusher.
+ */
+export const PUSH_LOCK_WAIT_MS = 3_000;
 
 /** A hosted repository, as a heal names it. */
 export interface HealTarget {
@@ -67,9 +93,13 @@ export interface HealTarget {
 
 /** What {@link updateRepoIndex} did. */
 export interface HealResult {
-  /** `current` (nothing to do), `incremental`, `full`, or `dropped` (no default branch). */
-  how: "current" | "incremental" | "full" | "dropped";
-  /** The commit the index reflects now (`null` after `dropped`). */
+  /**
+   * `current` (nothing to do), `incremental`, `full`, `dropped` (no default branch), or
+   * `deferred` (`HealDeps.deferUnchanged`: the lock was taken and no knowledge file changed;
+   * the recorded commit is left for the next heal).
+   */
+  how: "current" | "incremental" | "full" | "dropped" | "deferred";
+  /** The commit the index reflects now (`null` after `dropped`; the recorded one after `deferred`). */
   commit: string | null;
   /** The index report of the run (absent for `current` and `dropped`). */
   report?: IndexReport;
@@ -78,10 +108,16 @@ export interface HealResult {
 /** Pause between tries for another process's write lock, ms. */
 const LOCK_POLL_MS = 25;
 
+/** A heal under way: its result, and a promise settled once it holds the write lock (or ended). */
+interface RunningHeal {
+  job: Promise<HealResult>;
+  locked: Promise<void>;
+}
+
 /** Per index connection: the tail of its heal queue, and heals under way by repository. */
 const queues = new WeakMap<
   EntryIndex,
-  { tail: Promise<unknown>; running: Map<string, Promise<HealResult>> }
+  { tail: Promise<unknown>; running: Map<string, RunningHeal> }
 >();
 
 /**
@@ -92,7 +128,7 @@ const queues = new WeakMap<
  * @param deps - see {@link HealDeps}.
  * @param repo - the repository: `fullName`, `dir`, `defaultBranch`.
  * @throws LoreError `git_failed` when git fails; `index_failed` / SQLite errors of the
- *   index; an Error when another process holds the index's write lock past `lockWaitMs`.
+ *   index, also when the write lock stayed taken past `lockWaitMs`.
  */
 export async function healRepoIndex(deps: HealDeps, repo: HealTarget): Promise<void> {
   await updateRepoIndex(deps, repo);
@@ -104,43 +140,111 @@ export async function healRepoIndex(deps: HealDeps, repo: HealTarget): Promise<v
  * @returns what was done and the commit the index now reflects.
  */
 export async function updateRepoIndex(deps: HealDeps, repo: HealTarget): Promise<HealResult> {
-  const git = deps.openRepo(repo.dir);
-  try {
-    const head = await git.refCommit(`refs/heads/${repo.defaultBranch}`);
-    const stored = deps.index.repository(repo.fullName);
-    if (head !== undefined && stored?.commit === head && stored.path === git.dir) {
-      return { how: "current", commit: head };
+  const waitMs = deps.lockWaitMs ?? READ_LOCK_WAIT_MS;
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const git = deps.openRepo(repo.dir);
+    let head: string | undefined;
+    try {
+      head = await git.refCommit(`refs/heads/${repo.defaultBranch}`);
+      const stored = deps.index.repository(repo.fullName);
+      if (head !== undefined && stored?.commit === head && stored.path === git.dir) {
+        return { how: "current", commit: head };
+      }
+      if (head === undefined && stored === undefined) return { how: "current", commit: null };
+    } finally {
+      await git.close();
     }
-    if (head === undefined && stored === undefined) return { how: "current", commit: null };
-  } finally {
-    await git.close();
+    let queue = queues.get(deps.index);
+    if (queue === undefined) {
+      queue = { tail: Promise.resolve(), running: new Map() };
+      queues.set(deps.index, queue);
+    }
+    const under = queue.running.get(repo.fullName);
+    if (under !== undefined) {
+      // Joined: the lock waited for at most this caller's own bound; then, the branch may
+      // have moved past the head the joined heal aimed at: compare again.
+      await withinDeadline(under.locked, deadline, waitMs);
+      const result = await under.job;
+      if (result.commit === (head ?? null) && result.how !== "deferred") return result;
+      continue;
+    }
+    const own = queue;
+    const before = own.tail;
+    let onLocked = () => {};
+    const locked = new Promise<void>((resolve) => {
+      onLocked = resolve;
+    });
+    const job = (async () => {
+      // The heals queued before this one on the connection hold (or wait for) its lock.
+      await withinDeadline(before, deadline, waitMs);
+      return healLocked(deps, repo, deadline, waitMs, onLocked);
+    })();
+    const settled = job.finally(onLocked);
+    // The queue goes on only once the earlier heals ended too (this one may give up first).
+    own.tail = Promise.allSettled([before, settled]);
+    own.running.set(repo.fullName, { job: settled, locked });
+    try {
+      return await settled;
+    } finally {
+      if (own.running.get(repo.fullName)?.job === settled) own.running.delete(repo.fullName);
+    }
   }
-  let queue = queues.get(deps.index);
-  if (queue === undefined) {
-    queue = { tail: Promise.resolve(), running: new Map() };
-    queues.set(deps.index, queue);
-  }
-  const under = queue.running.get(repo.fullName);
-  if (under !== undefined) return under;
-  const job = queue.tail.then(() => healLocked(deps, repo));
-  const own = queue;
-  own.tail = job.catch(() => undefined);
-  own.running.set(repo.fullName, job);
+}
+
+/** The refusal of a heal that waited `waitMs` for the write lock in vain. */
+function lockedOut(waitMs: number): LoreError {
+  const seconds = Math.max(1, Math.round(waitMs / 1000));
+  return new LoreError("index_failed", {
+    reason: `the index's write lock stayed taken for ${seconds} s (another process or a heal under way); the next read brings the index up to date`,
+    reason_ru: `блокировка записи указателя была занята ${seconds} с (другой процесс или идущее восстановление); указатель догонит ветку при следующем чтении`,
+  });
+}
+
+/** Waits for `promise` to settle (its outcome ignored) until `deadline`, else throws {@link lockedOut}. */
+async function withinDeadline(
+  promise: Promise<unknown>,
+  deadline: number,
+  waitMs: number,
+): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), Math.max(0, deadline - Date.now()));
+  });
   try {
-    return await job;
+    const first = await Promise.race([
+      promise.then(
+        () => "done" as const,
+        () => "done" as const,
+      ),
+      late,
+    ]);
+    if (first === "late") throw lockedOut(waitMs);
   } finally {
-    if (own.running.get(repo.fullName) === job) own.running.delete(repo.fullName);
+    clearTimeout(timer);
   }
 }
 
 /** One heal inside one write transaction (see the module header). */
-async function healLocked(deps: HealDeps, target: HealTarget): Promise<HealResult> {
+async function healLocked(
+  deps: HealDeps,
+  target: HealTarget,
+  deadline: number,
+  waitMs: number,
+  onLocked: () => void,
+): Promise<HealResult> {
   const { index } = deps;
-  const until = Date.now() + (deps.lockWaitMs ?? 600_000);
+  let first = true;
   while (!index.tryBeginWrite()) {
-    if (Date.now() > until) throw new Error("the index stayed locked by another process");
+    if (first && deps.deferUnchanged === true) {
+      const deferred = await unchangedKnowledge(deps, target);
+      if (deferred !== undefined) return deferred;
+    }
+    first = false;
+    if (Date.now() > deadline) throw lockedOut(waitMs);
     await sleep(LOCK_POLL_MS);
   }
+  onLocked();
   const repo = deps.openRepo(target.dir);
   try {
     const result = await healInTransaction(deps, repo, target);
@@ -154,6 +258,29 @@ async function healLocked(deps: HealDeps, target: HealTarget): Promise<HealResul
   } catch (error) {
     index.rollbackWrite();
     throw error;
+  } finally {
+    await repo.close();
+  }
+}
+
+/**
+ * `deferred` when the recorded commit exists, is recorded for this folder, and no
+ * knowledge file differs between it and the head (see `HealDeps.deferUnchanged`); else
+ * `undefined` (the heal has work to do).
+ */
+async function unchangedKnowledge(
+  deps: HealDeps,
+  target: HealTarget,
+): Promise<HealResult | undefined> {
+  const repo = deps.openRepo(target.dir);
+  try {
+    const stored = deps.index.repository(target.fullName);
+    const head = await repo.refCommit(`refs/heads/${target.defaultBranch}`);
+    const from = stored?.commit ?? null;
+    if (from === null || head === undefined || stored?.path !== repo.dir) return undefined;
+    if (!(await repo.hasCommit(from))) return undefined;
+    const changes = await repo.changedKnowledge(from, head, KNOWLEDGE_PREFIX);
+    return changes.length === 0 ? { how: "deferred", commit: from } : undefined;
   } finally {
     await repo.close();
   }
