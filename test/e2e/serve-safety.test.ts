@@ -125,4 +125,15 @@ describe("a port in use", () => {
     );
     expect(run.stderr).not.toContain("TypeError");
   });
+
+  it("the SSH port in use names that port and --ssh-port, not --port", async () => {
+    const run = await runLore(["serve", "--port", "0", "--ssh-port", String(port)], {
+      cwd: repo.dir,
+      env: { ...sandbox.env, LORE_DB: `${sandbox.dir}/ssh-in-use.db` },
+    });
+    expect(run.code).toBe(6);
+    expect(run.stderr).toBe(
+      `lore: cannot listen on 127.0.0.1:${port}: the address is in use (another lore serve?); stop that process, or pick another port: --ssh-port N (the git over SSH port), or --ssh-port 0 to turn git over SSH off [address_in_use]\n`,
+    );
+  });
 });

@@ -350,8 +350,8 @@ const MESSAGES: Record<ErrorCode, LocalizedText> = {
     ru: "{path} сейчас записывает другой процесс (ожидание {seconds} с); повторите",
   },
   address_in_use: {
-    en: "cannot listen on {address}: the address is in use (another lore serve?); stop that process, or pick another port: --port N, or --port 0 for any free one",
-    ru: "не удаётся слушать {address}: адрес занят (другой lore serve?); остановите тот процесс или выберите другой порт: --port N, или --port 0 для любого свободного",
+    en: "cannot listen on {address}: the address is in use (another lore serve?); stop that process, or pick another port: {choices}",
+    ru: "не удаётся слушать {address}: адрес занят (другой lore serve?); остановите тот процесс или выберите другой порт: {choices}",
   },
   remote_file_too_large: {
     en: "{path} in {repo} is over the {limit}-byte limit of {what}; it was not read",
