@@ -37,6 +37,7 @@ export const ERROR_CODES = {
   default_branch_mismatch: "conflict",
   forge_unauthorized: "forbidden",
   auth_file_insecure: "forbidden",
+  path_not_writable: "forbidden",
   forge_unavailable: "unavailable",
   file_too_large_for_api: "unavailable",
   cache_invalid: "unavailable",
@@ -193,6 +194,10 @@ const MESSAGES: Record<ErrorCode, LocalizedText> = {
   forge_unauthorized: {
     en: "the forge refused the token (HTTP {status}); check the token in auth.toml",
     ru: "forge не принял токен (HTTP {status}); проверьте токен в auth.toml",
+  },
+  path_not_writable: {
+    en: "{path} cannot be written ({reason}); {hint}",
+    ru: "в {path} нельзя писать ({reason_ru}); {hint_ru}",
   },
   auth_file_insecure: {
     en: "{path} is readable by group or others (mode {mode}); run: chmod 600 {path}",
