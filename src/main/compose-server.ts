@@ -252,7 +252,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
         log,
         afterPush,
       }).catch((error: unknown) => {
-        throw listenError(error, options.host, options.sshPort ?? 0);
+        throw listenError(error, options.host, options.sshPort ?? 0, "ssh");
       });
     }
     // Indexing starts once the server listens: when it cannot (address_in_use), nothing
@@ -388,7 +388,7 @@ function ownerNotice(file: string, base: string, lang: Lang): string {
 /** Listens, turning listen errors into refusals that say what to do. */
 function listen(http: Server, host: string, port: number): Promise<number> {
   return new Promise<number>((resolve, reject) => {
-    const fail = (error: unknown) => reject(listenError(error, host, port));
+    const fail = (error: unknown) => reject(listenError(error, host, port, "http"));
     http.once("error", fail);
     http.listen(port, host, () => {
       http.off("error", fail);
@@ -397,17 +397,44 @@ function listen(http: Server, host: string, port: number): Promise<number> {
   });
 }
 
-/** A listen error as a refusal that says what to do. */
-function listenError(error: unknown, host: string, port: number): unknown {
+/**
+ * A listen error as a refusal that says what to do, naming the option of the port that
+ * clashed: `--port` for the HTTP port, `--ssh-port` for git over SSH (where 0 turns SSH off
+ * rather than picking a free port).
+ *
+ * @param which - `http` (the `--port` listener) or `ssh` (the `--ssh-port` one).
+ * @returns LoreError `address_in_use` (EADDRINUSE), `invalid_input` (EACCES, an address not
+ *   of this machine), or the error itself.
+ */
+function listenError(error: unknown, host: string, port: number, which: "http" | "ssh"): unknown {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const address = `${host.includes(":") ? `[${host}]` : host}:${port}`;
-  if (code === "EADDRINUSE") return new LoreError("address_in_use", { address }, { cause: error });
+  const flag = which === "ssh" ? "--ssh-port" : "--port";
+  if (code === "EADDRINUSE") {
+    return new LoreError(
+      "address_in_use",
+      which === "ssh"
+        ? {
+            address,
+            choices:
+              "--ssh-port N (the git over SSH port), or --ssh-port 0 to turn git over SSH off",
+            choices_ru:
+              "--ssh-port N (порт git по SSH), или --ssh-port 0, чтобы отключить git по SSH",
+          }
+        : {
+            address,
+            choices: "--port N, or --port 0 for any free one",
+            choices_ru: "--port N, или --port 0 для любого свободного",
+          },
+      { cause: error },
+    );
+  }
   if (code === "EACCES") {
     return new LoreError(
       "invalid_input",
       {
-        reason: `cannot listen on ${address}: permission denied (ports below 1024 need privileges); pick another: --port N`,
-        reason_ru: `не удаётся слушать ${address}: нет прав (порты ниже 1024 требуют привилегий); выберите другой: --port N`,
+        reason: `cannot listen on ${address}: permission denied (ports below 1024 need privileges); pick another: ${flag} N`,
+        reason_ru: `не удаётся слушать ${address}: нет прав (порты ниже 1024 требуют привилегий); выберите другой: ${flag} N`,
       },
       { cause: error },
     );

@@ -5,9 +5,10 @@
  * that chooses the engine: `lore serve`, the administration CLI and the push hooks all
  * open the store here.
  */
-import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import { initBareRepo } from "../adapters/git-cli/init-bare.js";
+import { LoreError } from "../core/errors/lore-error.js";
 import {
   openSqliteServerStore,
   SERVER_DB_FILE,
@@ -15,6 +16,62 @@ import {
 import type { IndexStore } from "../ports/index-store.js";
 import type { ServerStore } from "../ports/server-store.js";
 import type { HostedRepoDeps } from "../services/access/hosted-repos.js";
+
+/** Why the OS refused a write, by errno code, in English and Russian. */
+function writeRefusal(error: unknown): { en: string; ru: string } {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? "";
+  if (code === "EROFS")
+    return { en: "a read-only file system", ru: "файловая система только для чтения" };
+  if (code === "EACCES" || code === "EPERM") {
+    return { en: "permission denied for this user", ru: "нет прав у этого пользователя" };
+  }
+  return { en: code || String(error), ru: code || String(error) };
+}
+
+/**
+ * Makes the server's data folder (mode 0700) when absent and checks that this user can
+ * write it and the `server.db` in it, before SQLite would fail with a bare
+ * `SQLITE_CANTOPEN`.
+ *
+ * @param dataDir - `[server] data`.
+ * @throws LoreError `path_not_writable` naming the folder or the file, why (permission
+ *   denied, a read-only file system) and what to do.
+ */
+function requireWritableDir(dataDir: string): void {
+  const refuse = (path: string, error: unknown): never => {
+    const why = writeRefusal(error);
+    throw new LoreError(
+      "path_not_writable",
+      {
+        path,
+        reason: why.en,
+        reason_ru: why.ru,
+        hint: "the server keeps its database, SSH host key and repositories there: make it writable for this user, or set [server] data to another folder",
+        hint_ru:
+          "там сервер хранит свою базу, ключ хоста SSH и репозитории: дайте этому пользователю право записи или укажите другую папку в [server] data",
+      },
+      { cause: error, data: { path } },
+    );
+  };
+  try {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    refuse(dataDir, error);
+  }
+  try {
+    accessSync(dataDir, constants.W_OK | constants.X_OK);
+  } catch (error) {
+    refuse(dataDir, error);
+  }
+  const file = join(dataDir, SERVER_DB_FILE);
+  if (existsSync(file)) {
+    try {
+      accessSync(file, constants.R_OK | constants.W_OK);
+    } catch (error) {
+      refuse(file, error);
+    }
+  }
+}
 
 /**
  * Opens the server's store: on PostgreSQL when `database` (`[server] database`, a
@@ -24,11 +81,13 @@ import type { HostedRepoDeps } from "../services/access/hosted-repos.js";
  *
  * @param dataDir - the data folder.
  * @param database - `settings.server.database`; absent = SQLite.
- * @throws LoreError `index_failed` when the database cannot be opened or migrated;
- *   `database_unavailable` (503) when the PostgreSQL database cannot be reached.
+ * @throws LoreError `path_not_writable` when the data folder cannot be made or written by
+ *   this user (or `server.db` in it is read-only), naming the path; `index_failed` when the
+ *   database cannot be opened or migrated; `database_unavailable` (503) when the PostgreSQL
+ *   database cannot be reached.
  */
 export async function openServerStore(dataDir: string, database?: string): Promise<ServerStore> {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  requireWritableDir(dataDir);
   if (database !== undefined) {
     // Loaded only here: a SQLite server never loads pg.
     const { openPgServerStore } = await import("../index/server-store/pg-server-store.js");

@@ -18,6 +18,7 @@ import type { Principal } from "../core/access/rights.js";
 import { draftSourceOf } from "../core/drafts/draft.js";
 import type { Edition } from "../core/editions/edition.js";
 import { isLoreError, LoreError } from "../core/errors/lore-error.js";
+import { parseRepoName } from "../core/repos/repo-name.js";
 import { rootOfRepo, rootRepoName } from "../core/roots/root-repo-name.js";
 import { resolveRoot } from "../core/roots/root-resolution.js";
 import { DEFAULT_SHOWN_RATE_LIMIT } from "../core/stats/usage-stats.js";
@@ -187,8 +188,14 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
   };
   /**
    * The source a `repo` argument names among the caller's (a hosted `owner/name`, or for a
-   * site admin a local source's identity or folder); `undefined` for none given.
-   * @throws LoreError `repo_not_indexed` (also for one the caller cannot read: no leak).
+   * site admin a local source's identity or folder); `undefined` for none given. A name of
+   * a hosted repository's shape (`owner/name`; for anyone but a site admin, any name) is
+   * checked as the REST routes and git check it, then answers as a missing repository
+   * whether it is missing or only hidden from the caller (no leak: the same code and
+   * message but for the name).
+   * @throws LoreError `invalid_repo_name` (not a repository name: `PRIV/ALICE` gets the
+   *   lower-case hint), `repo_not_found` (missing, or one the caller cannot read),
+   *   `repo_not_indexed` (a site admin's local folder or identity not in the index).
    */
   const withinRepo = (
     principal: Principal,
@@ -199,10 +206,26 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
     const name = repo.trim();
     const local = principal.siteAdmin ? tryResolve(deps.local?.lore, name) : undefined;
     const found = [name, local].find((n) => n !== undefined && sources.includes(n));
-    if (found === undefined) throw new LoreError("repo_not_indexed", { repo: name });
-    return found;
+    if (found !== undefined) return found;
+    if (!principal.siteAdmin || /^[^/.~][^/]*\/[^/]+$/.test(name)) {
+      parseRepoName(name);
+      throw new LoreError("repo_not_found", { repo: name });
+    }
+    throw new LoreError("repo_not_indexed", { repo: name });
+  };
+  /**
+   * Knowledge reads over MCP need `knowledge:read`, as the REST knowledge routes do: a token
+   * without it is refused (`forbidden`, `data.missing` `scope knowledge:read`), not answered
+   * with nothing. The refusal does not depend on any repository, so it reveals none.
+   * @throws LoreError `forbidden`.
+   */
+  const requireKnowledgeRead = (principal: Principal): void => {
+    if (principal.scopes.includes("knowledge:read")) return;
+    const missing = "scope knowledge:read";
+    throw new LoreError("forbidden", { missing }, { data: { missing } });
   };
   const recallFor = async (principal: Principal, args: RecallArgs) => {
+    requireKnowledgeRead(principal);
     const sources = await visibleSources(principal);
     const { repo, knowledge_root_id, count_shown, ...query } = args;
     let within = sources;
@@ -365,6 +388,7 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
         ...(local?.fresh === undefined ? {} : { fresh: local.fresh.bind(local) }),
         recall: (args) => recallFor(principal, args),
         open: async (id, options = {}) => {
+          requireKnowledgeRead(principal);
           const at = now();
           const sources = await visibleSources(principal);
           const view = getEntry(

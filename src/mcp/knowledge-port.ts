@@ -136,7 +136,9 @@ export interface KnowledgePort {
   /**
    * Recall: contract hits, then full-text hits, summaries only; counts the listed entries as
    * shown. Returns `{hits, total, total_exact, next_cursor}`.
-   * @throws LoreError `empty_query`, `invalid_cursor`, `invalid_limit`, `index_failed`.
+   * @throws LoreError `empty_query`, `invalid_cursor`, `invalid_limit`, `index_failed`; on the
+   *   team server also `forbidden` (a token without `knowledge:read`), and for `repo` as
+   *   {@link KnowledgePort.open}.
    */
   recall(args: RecallArgs): Promise<RecallAnswer> | RecallAnswer;
   /**
@@ -144,8 +146,10 @@ export interface KnowledgePort {
    * entry is in (`owner/name`, or a local source's identity or folder) when ids repeat
    * across repositories; absent: every repository the caller may read.
    * @throws LoreError `entry_not_found`, `ambiguous_id` (two repositories hold the id and
-   *   `repo` is absent), `repo_not_indexed` (a `repo` the caller cannot read or that is not
-   *   indexed).
+   *   `repo` is absent), `repo_not_indexed` (a local `repo` that is not indexed); on the team
+   *   server `invalid_repo_name` (not a repository name, e.g. upper case), `repo_not_found`
+   *   (a hosted-shaped `repo` that is missing or that the caller cannot read: the same
+   *   answer), `forbidden` (a token without `knowledge:read`).
    */
   open(id: string, options?: { repo?: string }): Promise<EntryView> | EntryView;
   /** Strict parse of a text as an entry file (pure; the parser may load at the first call). */

@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import ssh2, { type AuthContext, type Connection, type ServerChannel, type Session } from "ssh2";
 import type { Principal } from "../core/access/rights.js";
+import { sshKeyBlobType } from "../core/access/ssh-key-blob.js";
 import { isLoreError, LoreError } from "../core/errors/lore-error.js";
 import { localeLang } from "../core/push/pusher-lang.js";
 import {
@@ -15,6 +16,7 @@ import { authorizeRepo } from "../services/access/authorize.js";
 import { bareRepoPath } from "../services/access/hosted-repos.js";
 import {
   fingerprintOf,
+  keyBlobProblem,
   principalForKey,
   recheckKeyPrincipal,
 } from "../services/access/ssh-keys.js";
@@ -150,8 +152,10 @@ interface Authenticated {
 }
 
 /**
- * Checks one authentication attempt: only `publickey`; a key whose fingerprint names a user;
- * with a signature, the signature must verify against that key.
+ * Checks one authentication attempt: only `publickey`; a key that passes the same check as
+ * `lore key add` (`keyBlobProblem`: an RSA key under 2048 bits or a malformed one is refused
+ * even when stored before that rule); a key whose fingerprint names a user; with a
+ * signature, the signature must verify against that key.
  *
  * @returns the principal and key (signed and known), `query` (a known key offered without a
  *   signature: the client asks whether to sign), or undefined (refuse).
@@ -162,6 +166,11 @@ async function authenticate(
 ): Promise<Authenticated | "query" | undefined> {
   if (ctx.method !== "publickey") return undefined;
   const fingerprint = fingerprintOf(ctx.key.data);
+  const problem = keyBlobProblem(sshKeyBlobType(ctx.key.data) ?? "", ctx.key.data);
+  if (problem !== undefined) {
+    deps.log?.(`ssh authentication: key ${fingerprint} refused: ${problem.en}`);
+    return undefined;
+  }
   const principal = await principalForKey(deps.store, fingerprint);
   if (principal === undefined) return undefined;
   const found: Authenticated = { principal, fingerprint };

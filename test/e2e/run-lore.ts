@@ -48,16 +48,19 @@ export function isolatedEnv(extra: Record<string, string> = {}): {
  * Runs `node dist/cli/main.js <args>` to its end.
  *
  * @param args - the arguments.
- * @param options - working folder, environment and stdin text.
+ * @param options - working folder, environment, stdin text, and the user id to run as
+ *   (its group id the same; needs root).
  */
 export function runLore(
   args: readonly string[],
-  options: { cwd: string; env: Record<string, string>; input?: string },
+  options: { cwd: string; env: Record<string, string>; input?: string; uid?: number },
 ): Promise<LoreRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [LORE_BIN, ...args], {
       cwd: options.cwd,
       env: options.env,
+      // Another user's process (tests run as root, whom no file permission stops).
+      ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.uid }),
       stdio: ["pipe", "pipe", "pipe"],
     });
     const out: Buffer[] = [];

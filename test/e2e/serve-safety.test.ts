@@ -4,8 +4,11 @@
  * on); a request whose `Origin` is not allowed gets 403 (MCP transport spec: servers must
  * validate `Origin`), while clients that send none, or a loopback one, are served.
  */
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -124,5 +127,56 @@ describe("a port in use", () => {
       `lore: cannot listen on 127.0.0.1:${port}: the address is in use (another lore serve?); stop that process, or pick another port: --port N, or --port 0 for any free one [address_in_use]\n`,
     );
     expect(run.stderr).not.toContain("TypeError");
+  });
+
+  it("the SSH port in use names that port and --ssh-port, not --port", async () => {
+    const run = await runLore(["serve", "--port", "0", "--ssh-port", String(port)], {
+      cwd: repo.dir,
+      env: { ...sandbox.env, LORE_DB: `${sandbox.dir}/ssh-in-use.db` },
+    });
+    expect(run.code).toBe(6);
+    expect(run.stderr).toBe(
+      `lore: cannot listen on 127.0.0.1:${port}: the address is in use (another lore serve?); stop that process, or pick another port: --ssh-port N (the git over SSH port), or --ssh-port 0 to turn git over SSH off [address_in_use]\n`,
+    );
+  });
+});
+
+describe("a data folder this user cannot write", () => {
+  it("names the folder and says it cannot be written (path_not_writable, exit 5)", async () => {
+    // Root writes anywhere: as root the server runs as `nobody`, for whom the folder is
+    // read-only as for its owner.
+    const asRoot = process.getuid?.() === 0;
+    const uid = asRoot ? 65_534 : undefined;
+    const top = mkdtempSync(join(tmpdir(), "lore-ro-data-"));
+    try {
+      chmodSync(top, 0o755);
+      const home = join(top, "home");
+      mkdirSync(home);
+      if (uid !== undefined) chownSync(home, uid, uid);
+      // `[server] data` by default: $XDG_DATA_HOME/lore/server.
+      const data = join(home, "share", "lore", "server");
+      mkdirSync(data, { recursive: true });
+      chmodSync(data, 0o555);
+      const run = await runLore(["serve", "--port", "0", "--ssh-port", "0"], {
+        cwd: home,
+        env: {
+          PATH: process.env.PATH ?? "/usr/bin:/bin",
+          HOME: home,
+          XDG_CONFIG_HOME: join(home, "config"),
+          XDG_DATA_HOME: join(home, "share"),
+          XDG_STATE_HOME: join(home, "state"),
+          LORE_DB: join(home, "index.db"),
+          LORE_USER: "tester",
+          LORE_LANG: "en",
+        },
+        ...(uid === undefined ? {} : { uid }),
+      });
+      expect(run.code, run.stderr).toBe(5);
+      expect(run.stderr).toBe(
+        `lore: ${data} cannot be written (permission denied for this user); the server keeps its database, SSH host key and repositories there: make it writable for this user, or set [server] data to another folder [path_not_writable]\n`,
+      );
+    } finally {
+      rmSync(top, { recursive: true, force: true });
+    }
   });
 });

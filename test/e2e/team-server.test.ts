@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -216,6 +216,36 @@ describe("lore serve: git over HTTP and SSH, parse on push, the index read back"
       scan.on("close", () => resolve(out));
     });
     expect(seen.split(" ")[1]).toBe(printed);
+  });
+
+  it("an RSA key under 2048 bits is key_invalid, by lore key add and by POST /api/v1/admin/keys", async () => {
+    const weak = join(home.dir, "weak_rsa");
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn("ssh-keygen", ["-q", "-t", "rsa", "-b", "1024", "-N", "", "-f", weak], {
+        stdio: "ignore",
+      });
+      child.on("error", reject);
+      child.on("close", (code) =>
+        code === 0 ? resolve() : reject(new Error(`ssh-keygen ${code}`)),
+      );
+    });
+    const reason =
+      "the ssh-rsa key is 1024 bits; at least 2048 are needed (ssh-keygen -t ed25519, or -t rsa -b 3072)";
+    const cli = await runLore(["key", "add", "boris", `${weak}.pub`], {
+      cwd: home.dir,
+      env: home.env,
+    });
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toBe(`lore: not an SSH public key: ${reason} [key_invalid]\n`);
+    const api = await fetch(`${base()}/api/v1/admin/keys`, {
+      method: "POST",
+      headers: { ...served.headers, "content-type": "application/json" },
+      body: JSON.stringify({ user: "boris", key: readFileSync(`${weak}.pub`, "utf8") }),
+    });
+    expect(api.status).toBe(400);
+    expect(await api.json()).toMatchObject({
+      error: { code: "key_invalid", message: `not an SSH public key: ${reason}` },
+    });
   });
 
   it("rights at the door: a reader cannot push, a stranger's repository is not found, no token is 401", async () => {

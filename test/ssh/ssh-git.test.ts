@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fingerprintOf } from "../../src/services/access/ssh-keys.js";
 import {
   type ClientRun,
   type GitTestServer,
@@ -103,6 +104,36 @@ describe("authentication", () => {
       },
     );
     expect(clone.code).not.toBe(0);
+  });
+
+  it("a 1024-bit RSA key stored before the size rule does not log in; a 3072-bit one does", async () => {
+    const made: Record<string, string> = {};
+    for (const bits of ["1024", "3072"]) {
+      const file = join(server.work, `rsa${bits}`);
+      const run = await runProgram(
+        "ssh-keygen",
+        ["-q", "-t", "rsa", "-b", bits, "-N", "", "-f", file],
+        { env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      const [algorithm = "", publicKey = ""] = (await readFile(`${file}.pub`, "utf8")).split(" ");
+      const user = await server.store.getUser("anna");
+      // Straight into the store, as a key added before `lore key add` checked the size.
+      await server.store.addKey({
+        userId: user?.id ?? 0,
+        algorithm,
+        publicKey,
+        fingerprint: fingerprintOf(Buffer.from(publicKey, "base64")),
+        comment: `rsa${bits}`,
+        createdAt: 1,
+      });
+      made[bits] = file;
+    }
+    const weak = await ssh(made["1024"] ?? "", ["git-upload-pack '/acme/app.git'"]);
+    expect(weak.code).toBe(255);
+    expect(weak.stderr).toContain("Permission denied (publickey)");
+    const strong = await ssh(made["3072"] ?? "", ["git-upload-pack '/acme/app.git'"]);
+    expect(strong.stdout).toContain("refs/heads/main");
   });
 
   it("only public keys: a password is never asked", async () => {

@@ -59,7 +59,8 @@ export const serveCommand: Command = {
     "",
     "Exit codes: 0 after SIGINT/SIGTERM, 2 bad option or configuration (or a host or port",
     "this user cannot listen on, listen_needs_auth, or license_invalid), 6 the address is in use",
-    "(address_in_use: stop the other process, or pick --port N, or --port 0 for any free one).",
+    "(address_in_use: stop the other process, or pick --port N, or --port 0 for any free one;",
+    "for the SSH port --ssh-port N, or --ssh-port 0 to turn git over SSH off).",
   ].join("\n"),
   options: {
     host: { type: "string" },

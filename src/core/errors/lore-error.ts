@@ -37,6 +37,7 @@ export const ERROR_CODES = {
   default_branch_mismatch: "conflict",
   forge_unauthorized: "forbidden",
   auth_file_insecure: "forbidden",
+  path_not_writable: "forbidden",
   forge_unavailable: "unavailable",
   file_too_large_for_api: "unavailable",
   cache_invalid: "unavailable",
@@ -194,6 +195,10 @@ const MESSAGES: Record<ErrorCode, LocalizedText> = {
   forge_unauthorized: {
     en: "the forge refused the token (HTTP {status}); check the token in auth.toml",
     ru: "forge не принял токен (HTTP {status}); проверьте токен в auth.toml",
+  },
+  path_not_writable: {
+    en: "{path} cannot be written ({reason}); {hint}",
+    ru: "в {path} нельзя писать ({reason_ru}); {hint_ru}",
   },
   auth_file_insecure: {
     en: "{path} is readable by group or others (mode {mode}); run: chmod 600 {path}",
@@ -355,8 +360,8 @@ const MESSAGES: Record<ErrorCode, LocalizedText> = {
     ru: "указатель {index} хранит репозитории командного сервера с папкой данных {other}, а у этого сервера папка {data}: не задавайте [index] database и LORE_DB (тогда каждый сервер держит <data>/index.db) или укажите другой файл указателя",
   },
   address_in_use: {
-    en: "cannot listen on {address}: the address is in use (another lore serve?); stop that process, or pick another port: --port N, or --port 0 for any free one",
-    ru: "не удаётся слушать {address}: адрес занят (другой lore serve?); остановите тот процесс или выберите другой порт: --port N, или --port 0 для любого свободного",
+    en: "cannot listen on {address}: the address is in use (another lore serve?); stop that process, or pick another port: {choices}",
+    ru: "не удаётся слушать {address}: адрес занят (другой lore serve?); остановите тот процесс или выберите другой порт: {choices}",
   },
   remote_file_too_large: {
     en: "{path} in {repo} is over the {limit}-byte limit of {what}; it was not read",

@@ -48,10 +48,28 @@ describe("parseGitHttpPath", () => {
       "/acme/./app.git/info/refs",
       "/acme/..%2fsecret.git/info/refs",
       "/acme%2fx/app.git/info/refs",
-      "/acme/%zz.git/info/refs",
+      "/acme%5cx/app.git/info/refs",
     ]) {
       const parsed = parseGitHttpPath("GET", path, "git-upload-pack");
       expect(parsed.ok === false && parsed.refusal.kind, path).toBe("dot_segment");
+    }
+  });
+
+  it("refuses a NUL or another control character, naming it, and an undecodable %", () => {
+    for (const [path, character] of [
+      ["/acme/app%00.git/info/refs", "U+0000"],
+      ["/acme%00/app.git/info/refs", "U+0000"],
+      ["/acme/app%0a.git/info/refs", "U+000A"],
+      ["/acme/app%7F.git/info/refs", "U+007F"],
+    ] as const) {
+      expect(parseGitHttpPath("GET", path, "git-upload-pack"), path).toEqual({
+        ok: false,
+        refusal: { kind: "control_character", segment: expect.any(String), character },
+      });
+    }
+    for (const path of ["/acme/%zz.git/info/refs", "/acme/%e2.git/info/refs"]) {
+      const parsed = parseGitHttpPath("GET", path, "git-upload-pack");
+      expect(parsed.ok === false && parsed.refusal.kind, path).toBe("bad_encoding");
     }
   });
 

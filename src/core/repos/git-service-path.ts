@@ -20,14 +20,25 @@ export function needOf(service: GitService): "repo:read" | "repo:write" {
  * Why a git request was refused before anything else ran:
  * - `not_git_route`: not one of the three smart-HTTP endpoints (dumb HTTP, another file,
  *   another method) — HTTP 404;
- * - `dot_segment`: a `.`/`..` segment, raw or percent-encoded, or an encoded `/`, `\` or
- *   NUL — HTTP 400 `invalid_input`;
+ * - `dot_segment`: a `.`/`..` segment, raw or percent-encoded, or an encoded `/` or `\` —
+ *   HTTP 400 `invalid_input`;
+ * - `control_character`: a segment that decodes to a NUL or another control character
+ *   (`%00`, `%0a`, `%7f`) — HTTP 400 `invalid_input`, naming the character;
+ * - `bad_encoding`: a segment whose percent-encoding does not decode (`%zz`, `%e2`) —
+ *   HTTP 400 `invalid_input`;
  * - `invalid_repo_name`: `owner` or `name` is not a repository name (a leading `-`, a
  *   character outside letters, digits, `.`, `-`, `_`) — HTTP 400 `invalid_repo_name`.
  */
 export type GitPathRefusal =
   | { kind: "not_git_route" }
   | { kind: "dot_segment"; segment: string }
+  | {
+      kind: "control_character";
+      segment: string;
+      /** The first control character, as `U+0000`. */
+      character: string;
+    }
+  | { kind: "bad_encoding"; segment: string }
   | { kind: "invalid_repo_name"; name: string; reason: { en: string; ru: string } };
 
 /** A smart-HTTP request that names a repository and a service. */
@@ -110,7 +121,16 @@ export function parseGitHttpPath(
   const segments: string[] = [];
   for (const part of raw.slice(1)) {
     const decoded = decodeSegment(part);
-    if (decoded === undefined || /[/\\\0]/.test(decoded) || decoded === "." || decoded === "..") {
+    if (decoded === undefined) {
+      return { ok: false, refusal: { kind: "bad_encoding", segment: part } };
+    }
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are refused
+    const control = /[\x00-\x1f\x7f]/.exec(decoded);
+    if (control !== null) {
+      const character = `U+${(control[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`;
+      return { ok: false, refusal: { kind: "control_character", segment: part, character } };
+    }
+    if (/[/\\]/.test(decoded) || decoded === "." || decoded === "..") {
       return { ok: false, refusal: { kind: "dot_segment", segment: part } };
     }
     segments.push(decoded);

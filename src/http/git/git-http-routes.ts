@@ -296,8 +296,18 @@ function pathError(refusal: GitPathRefusal, method: string, rawPath: string): Lo
   switch (refusal.kind) {
     case "dot_segment":
       return new LoreError("invalid_input", {
-        reason: "a git URL holds no “.” or “..” segment and no encoded “/”",
-        reason_ru: "в адресе git не бывает сегментов «.» и «..» и закодированного «/»",
+        reason: "a git URL holds no “.” or “..” segment and no encoded “/” or “\\”",
+        reason_ru: "в адресе git не бывает сегментов «.» и «..» и закодированных «/» и «\\»",
+      });
+    case "control_character":
+      return new LoreError("invalid_input", {
+        reason: `a git URL holds no NUL or other control character; the path has ${refusal.character}${refusal.character === "U+0000" ? " (NUL)" : ""}`,
+        reason_ru: `в адресе git не бывает NUL и других управляющих символов; в пути есть ${refusal.character}${refusal.character === "U+0000" ? " (NUL)" : ""}`,
+      });
+    case "bad_encoding":
+      return new LoreError("invalid_input", {
+        reason: `the git URL's percent-encoding does not decode: ${JSON.stringify(refusal.segment.slice(0, 120))}`,
+        reason_ru: `процентная кодировка адреса git не раскодируется: ${JSON.stringify(refusal.segment.slice(0, 120))}`,
       });
     case "invalid_repo_name":
       return new LoreError("invalid_repo_name", {

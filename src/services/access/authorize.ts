@@ -15,6 +15,7 @@ import {
   type Principal,
 } from "../../core/access/rights.js";
 import { LoreError } from "../../core/errors/lore-error.js";
+import { parseRepoName } from "../../core/repos/repo-name.js";
 import type { RepoRecord, ServerStore } from "../../ports/server-store.js";
 
 /**
@@ -62,8 +63,9 @@ export function levelOn(
  * @param fullName - `owner/name`.
  * @param need - what the call does.
  * @returns the repository when the call is allowed.
- * @throws LoreError `repo_not_found` when there is no such repository and, with the same
- *   message, when the caller may not read it; `forbidden` (message and `data.missing`: a
+ * @throws LoreError `invalid_repo_name` when `fullName` is no repository name (upper case
+ *   gets the lower-case hint); `repo_not_found` when there is no such repository and, with
+ *   the same message, when the caller may not read it; `forbidden` (message and `data.missing`: a
  *   scope such as `scope knowledge:write`, or `write access to acme/app`) when they can read
  *   it but this call needs more.
  */
@@ -74,7 +76,12 @@ export async function authorizeRepo(
   need: Need,
 ): Promise<RepoRecord> {
   const repo = await store.getRepo(fullName);
-  if (repo === undefined) throw new LoreError("repo_not_found", { repo: fullName });
+  if (repo === undefined) {
+    // A name no repository can have says so (`ACME/App`: write it lower-case), as git's
+    // URLs and the MCP tools do; it reveals nothing, no repository has it.
+    parseRepoName(fullName);
+    throw new LoreError("repo_not_found", { repo: fullName });
+  }
   const level = levelOn(repo, await grantedLevels(store, principal));
   const decision = decide(principal, need, level, repo.fullName);
   if (decision.kind === "hidden") throw new LoreError("repo_not_found", { repo: fullName });

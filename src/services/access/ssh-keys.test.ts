@@ -113,6 +113,53 @@ describe.each(storeEngines("keys"))("SSH public keys ($name)", (engine) => {
     expect(error.text.ru.startsWith("это не открытый ключ SSH: ")).toBe(true);
   });
 
+  it.runIf(hasSshKeygen())(
+    "refuses a real 1024-bit RSA key with its size and the minimum, in English and Russian",
+    () => {
+      const file = join(dir, "id_rsa1024");
+      execFileSync("ssh-keygen", ["-q", "-t", "rsa", "-b", "1024", "-N", "", "-f", file]);
+      const error = refusal(() => parsePublicKeyLine(readFileSync(`${file}.pub`, "utf8")));
+      expect(error.code).toBe("key_invalid");
+      expect(error.text).toEqual({
+        en: "not an SSH public key: the ssh-rsa key is 1024 bits; at least 2048 are needed (ssh-keygen -t ed25519, or -t rsa -b 3072)",
+        ru: "это не открытый ключ SSH: ключ ssh-rsa — 1024 бит; нужно не меньше 2048 (ssh-keygen -t ed25519 или -t rsa -b 3072)",
+      });
+    },
+  );
+
+  it("refuses an RSA blob of random bytes, an ECDSA point off its curve and security keys", () => {
+    const field = (value: Buffer | string) => {
+      const bytes = typeof value === "string" ? Buffer.from(value) : value;
+      const length = Buffer.alloc(4);
+      length.writeUInt32BE(bytes.length);
+      return Buffer.concat([length, bytes]);
+    };
+    const line = (type: string, ...fields: Buffer[]) =>
+      `${type} ${Buffer.concat([field(type), ...fields]).toString("base64")} x@y`;
+    const offCurve = Buffer.concat([Buffer.of(4), Buffer.alloc(32, 1), Buffer.alloc(32, 2)]);
+    for (const [text, reason] of [
+      [
+        line("ssh-rsa", Buffer.from("random bytes ".repeat(30))),
+        "the ssh-rsa key data is malformed",
+      ],
+      [line("ssh-rsa", field(Buffer.of(3)), field(Buffer.of(5))), "the ssh-rsa key is 3 bits"],
+      [
+        line("ecdsa-sha2-nistp256", field("nistp256"), field(offCurve)),
+        "the ecdsa-sha2-nistp256 key data is malformed (the point is not on the curve)",
+      ],
+      [line("ssh-ed25519", field(Buffer.alloc(31))), "the ssh-ed25519 key data is malformed"],
+      [
+        line("sk-ssh-ed25519@openssh.com", field(Buffer.alloc(32)), field("ssh:")),
+        'unsupported key type "sk-ssh-ed25519@openssh.com"',
+      ],
+      ["ssh-ed25519 AAAA!!!!", "the ssh-ed25519 key data is malformed (not base64)"],
+    ] as const) {
+      const error = refusal(() => parsePublicKeyLine(text));
+      expect(error.code, text).toBe("key_invalid");
+      expect(error.message, text).toContain(reason);
+    }
+  });
+
   it("adds a key to one user, finds the principal by fingerprint, lists and removes it", async () => {
     const key = await addKey(store, { user: "anna", text: KNOWN_KEY, now: 5 });
     expect(key.fingerprint).toBe(KNOWN_FINGERPRINT);

@@ -3,14 +3,19 @@
  * public-key authentication). A key is told by its fingerprint, exactly as
  * `ssh-keygen -l` prints it.
  */
-import { createHash } from "node:crypto";
+import { createHash, createPublicKey } from "node:crypto";
 import ssh2 from "ssh2";
 import type { Principal } from "../../core/access/rights.js";
+import { readSshKeyBlob, type SshKeyProblem } from "../../core/access/ssh-key-blob.js";
 import { LoreError } from "../../core/errors/lore-error.js";
 import type { KeyRecord, ServerStore } from "../../ports/server-store.js";
 import { requireUser } from "./users.js";
 
-/** Key types accepted: ed25519, RSA and the three NIST ECDSA curves. */
+/**
+ * Key types accepted: ed25519, RSA (of 2048 to 16384 bits, see `RSA_MIN_BITS`) and the three
+ * NIST ECDSA curves. Not accepted: `ssh-dss`, the security-key types (`sk-ssh-ed25519@openssh.com`,
+ * `sk-ecdsa-sha2-nistp256@openssh.com`) and certificates (`…-cert-v01@openssh.com`).
+ */
 export const KEY_ALGORITHMS = [
   "ssh-ed25519",
   "ssh-rsa",
@@ -46,13 +51,63 @@ export function fingerprintOf(blob: Buffer): string {
   return `SHA256:${createHash("sha256").update(blob).digest("base64").replace(/=+$/, "")}`;
 }
 
+const JWK_CURVES: Readonly<Record<string, string>> = {
+  "ecdsa-sha2-nistp256": "P-256",
+  "ecdsa-sha2-nistp384": "P-384",
+  "ecdsa-sha2-nistp521": "P-521",
+};
+
 /**
- * Parses one OpenSSH public key line (`ssh-ed25519 AAAA… anna@laptop`), checked by ssh2's
- * key parser.
+ * Why a public key blob may not be used, or undefined when it may: its fields read as its
+ * type's (`readSshKeyBlob`: an RSA modulus of at least 2048 bits, a 32-byte ed25519 key, an
+ * uncompressed ECDSA point), an ECDSA point on its curve (checked by importing it), and
+ * ssh2's parser takes it. Checked when a key is added and again at each SSH authentication,
+ * so a key stored before a rule tightened does not log in.
+ *
+ * @param algorithm - the type named outside the blob (`ssh-rsa`, …).
+ * @param blob - the key in SSH wire format.
+ */
+export function keyBlobProblem(algorithm: string, blob: Buffer): SshKeyProblem | undefined {
+  const read = readSshKeyBlob(algorithm, blob);
+  if (!read.ok) return read.problem;
+  const malformed = {
+    en: `the ${algorithm} key data is malformed`,
+    ru: `данные ключа ${algorithm} повреждены`,
+  };
+  if (read.key.type.startsWith("ecdsa-")) {
+    const { x, y } = read.key as { x: Buffer; y: Buffer };
+    try {
+      createPublicKey({
+        key: {
+          kty: "EC",
+          crv: JWK_CURVES[algorithm] ?? "",
+          x: x.toString("base64url"),
+          y: y.toString("base64url"),
+        },
+        format: "jwk",
+      });
+    } catch {
+      return {
+        en: `${malformed.en} (the point is not on the curve)`,
+        ru: `${malformed.ru} (точка не на кривой)`,
+      };
+    }
+  }
+  const parsed = ssh2.utils.parseKey(blob);
+  if (parsed instanceof Error || Array.isArray(parsed) || parsed.type !== algorithm) {
+    return malformed;
+  }
+  return undefined;
+}
+
+/**
+ * Parses one OpenSSH public key line (`ssh-ed25519 AAAA… anna@laptop`), its key read field
+ * by field ({@link keyBlobProblem}).
  *
  * @param text - the `.pub` file's text (one key; blank lines and `#` comments are skipped).
  * @throws LoreError `key_invalid` for a private key (with the hint to give the `.pub`
- *   file), an unsupported type, a malformed or mismatched blob, or several keys.
+ *   file), an unsupported type, a malformed or mismatched blob, an RSA key of fewer than
+ *   2048 bits (the message gives its size and the minimum), or several keys.
  */
 export function parsePublicKeyLine(text: string): PublicKeyLine {
   const refuse = (en: string, ru: string): never => {
@@ -84,11 +139,15 @@ export function parsePublicKeyLine(text: string): PublicKeyLine {
       `неподдерживаемый тип ключа ${JSON.stringify(algorithm.slice(0, 40))}; поддерживаются: ${KEY_ALGORITHMS.join(", ")}`,
     );
   }
-  const parsed = ssh2.utils.parseKey(`${algorithm} ${publicKey}`);
-  if (parsed instanceof Error || Array.isArray(parsed) || parsed.type !== algorithm) {
-    refuse(`the ${algorithm} key data is malformed`, `данные ключа ${algorithm} повреждены`);
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(publicKey)) {
+    refuse(
+      `the ${algorithm} key data is malformed (not base64)`,
+      `данные ключа ${algorithm} повреждены (не base64)`,
+    );
   }
   const blob = Buffer.from(publicKey, "base64");
+  const problem = keyBlobProblem(algorithm, blob);
+  if (problem !== undefined) refuse(problem.en, problem.ru);
   return {
     algorithm,
     publicKey,

@@ -220,6 +220,21 @@ describe("paths", () => {
     expect(JSON.parse(direct.body).error.code).toBe("invalid_input");
   });
 
+  it("a NUL (%00) in the path is 400 invalid_input naming the NUL, not a dot segment", async () => {
+    const answer = await rawRequest(
+      server.httpPort,
+      "GET",
+      "/acme/app%00.git/info/refs?service=git-upload-pack",
+      bearer(anna),
+    );
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body).error).toMatchObject({
+      code: "invalid_input",
+      message:
+        "invalid input: a git URL holds no NUL or other control character; the path has U+0000 (NUL)",
+    });
+  });
+
   it("a repository name with a leading - is 400 invalid_repo_name", async () => {
     for (const path of [
       "/acme/-app.git/info/refs?service=git-upload-pack",
