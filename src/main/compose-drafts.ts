@@ -23,8 +23,8 @@ import { listDrafts } from "../services/drafts/list-drafts.js";
 import { writeDraft } from "../services/drafts/write-draft.js";
 import type { Lore } from "./compose.js";
 import { currentHostedRepo } from "./current-repo.js";
-import type { ForgeEnv } from "./load-forge.js";
-import { configuredTeamClient } from "./team-client.js";
+import { authFilePath, type ForgeEnv } from "./load-forge.js";
+import { configuredTeamClient, serverNotConfigured } from "./team-client.js";
 
 /** A repository of this machine as the local drafts see it. */
 interface WorkRepo {
@@ -50,7 +50,7 @@ export function machineDraftsPort(lore: Lore, options: { cwd: string; env: Forge
   let client: TeamClient | undefined;
   const connect = (): TeamClient => {
     client ??= configuredTeamClient(lore.settings, options.env) ?? undefined;
-    if (client === undefined) throw new LoreError("server_not_configured", { auth: "auth.toml" });
+    if (client === undefined) throw serverNotConfigured("url", authFilePath(options.env));
     return client;
   };
   return remoteDraftsPort(connect, options.cwd);
