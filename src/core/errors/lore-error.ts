@@ -390,7 +390,7 @@ const MESSAGES: Record<ErrorCode, LocalizedText> = {
     ru: "слишком много обращений к {route}: не больше {limit} в минуту на токен; повторите через {retry_after} с",
   },
   license_required: {
-    en: "{feature} needs the {edition_needed} edition; Lore runs the {edition} edition here (its licence: [server] license)",
+    en: "{feature} {needs} the {edition_needed} edition; Lore runs the {edition} edition here (its licence: [server] license)",
     ru: "{feature_ru} — в редакции {edition_needed}; здесь Lore работает в редакции {edition} (лицензия: [server] license)",
   },
   license_invalid: {
