@@ -9,5 +9,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     globalSetup: ["test/global-setup.ts"],
+    // After the run, each suite skipped on purpose with its reason (its name).
+    reporters: ["default", "./test/helpers/skip-reasons-reporter.ts"],
   },
 });

@@ -13,5 +13,7 @@ export default defineConfig({
     pool: "forks",
     fileParallelism: false,
     globalSetup: ["test/global-setup.ts"],
+    // After the run, each suite skipped on purpose with its reason (its name).
+    reporters: ["default", "./test/helpers/skip-reasons-reporter.ts"],
   },
 });

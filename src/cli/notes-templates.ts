@@ -5,6 +5,7 @@
  * the MCP server exposes them (`--tool-names`, `[mcp] tool_names`): with the `seed` style
  * the hot section says `route_context` and `read_knowledge_file`, as seed 003's does.
  */
+import { TEMPLATE_MARK } from "../core/roots/lore-templates.js";
 import type { ToolNames } from "../mcp/tool-names.js";
 
 /** The tool names the notes mention. */
@@ -15,7 +16,7 @@ export const REGISTRY_EXAMPLE_PATH = "knowledge/work/local/knowledge-roots-index
 /** The example hot section, beside the example registry (the seed lists both as templates of `work/local`). */
 export const HOT_SECTION_EXAMPLE_PATH =
   "knowledge/work/local/hot-section-knowledge-roots-routing-v1.example.md";
-/** The README of `work/local`, describing the registry. */
+/** The README of `work/local`, describing the registry (a template: not indexed as a note). */
 export const WORK_LOCAL_README_PATH = "knowledge/work/local/README.md";
 
 /**
@@ -73,12 +74,14 @@ ${routingSection(names)}`;
 }
 
 /**
- * The README of \`work/local\`.
+ * The README of \`work/local\`; its first line is the template mark, so the roots indexer
+ * skips it (examples end \`.example.md\` and are skipped by name).
  *
  * @param names - the exposed tool names.
  */
 export function workLocalReadme(names: NotesToolNames): string {
-  return `# work/local — machine-local routing files
+  return `${TEMPLATE_MARK}
+# work/local — machine-local routing files
 
 This folder holds files about *this* machine's knowledge roots.
 

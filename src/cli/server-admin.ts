@@ -76,11 +76,12 @@ export async function withAdmin<T>(
 ): Promise<T> {
   const mode = await adminMode(ctx);
   if (mode.kind === "remote") {
-    const { configuredTeamClient } = await import("../main/team-client.js");
+    const { configuredTeamClient, serverNotConfigured } = await import("../main/team-client.js");
+    const { authFilePath } = await import("../main/load-forge.js");
     const { remoteAdmin } = await import("../adapters/team-server/remote-admin.js");
     const client = configuredTeamClient(ctx.settings(), process.env);
     // adminMode answered remote only with a url, so there is a client.
-    if (client === null) throw new LoreError("server_not_configured", { auth: "auth.toml" });
+    if (client === null) throw serverNotConfigured("url", authFilePath(process.env));
     return work(remoteAdmin(client));
   }
   const { data: dataDir, database } = ctx.settings().server;

@@ -51,8 +51,8 @@ function structured<T>(result: unknown): T {
  * example entries of `examples/knowledge/` into a fresh git repository in a temp folder,
  * indexes it with the code of `lore index`, starts `lore mcp` as a child process and asks it
  * through the MCP SDK's client over stdio: an `on_query` question in Russian, an `on_tool`
- * lookup, an open, and a check. Prints the answers and the parse report; removes the temp
- * folder.
+ * lookup, an open, and a check. Prints the answers, the parse report and what `lore mcp`
+ * wrote to stderr (`(nothing)` when it wrote nothing); removes the temp folder.
  */
 async function runDemo(): Promise<void> {
   const lang = detectLang();
@@ -151,7 +151,13 @@ async function runDemo(): Promise<void> {
       await client.close();
     }
     heading("lore mcp's stderr (stdout carried only the protocol)");
-    for (const line of serverLog.join("").trimEnd().split("\n")) if (line) out(`  ${line}`);
+    const logged = serverLog
+      .join("")
+      .trimEnd()
+      .split("\n")
+      .filter((line) => line !== "");
+    if (logged.length === 0) out("  (nothing)");
+    for (const line of logged) out(`  ${line}`);
     out();
   } finally {
     rmSync(tmp, { recursive: true, force: true });

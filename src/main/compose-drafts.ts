@@ -23,8 +23,8 @@ import { listDrafts } from "../services/drafts/list-drafts.js";
 import { writeDraft } from "../services/drafts/write-draft.js";
 import type { Lore } from "./compose.js";
 import { currentHostedRepo } from "./current-repo.js";
-import type { ForgeEnv } from "./load-forge.js";
-import { configuredTeamClient } from "./team-client.js";
+import { authFilePath, type ForgeEnv } from "./load-forge.js";
+import { configuredTeamClient, serverNotConfigured } from "./team-client.js";
 
 /** A repository of this machine as the local drafts see it. */
 interface WorkRepo {
@@ -50,7 +50,7 @@ export function machineDraftsPort(lore: Lore, options: { cwd: string; env: Forge
   let client: TeamClient | undefined;
   const connect = (): TeamClient => {
     client ??= configuredTeamClient(lore.settings, options.env) ?? undefined;
-    if (client === undefined) throw new LoreError("server_not_configured", { auth: "auth.toml" });
+    if (client === undefined) throw serverNotConfigured("url", authFilePath(options.env));
     return client;
   };
   return remoteDraftsPort(connect, options.cwd);
@@ -121,7 +121,11 @@ export function localDraftsPort(lore: Lore, cwd: string, env: ForgeEnv = process
       return deliverDrafts(
         forge === true
           ? await giteaDeliveryDeps(lore, env, work.top)
-          : { index, target: worktreeDeliveryTarget(work.top) },
+          : {
+              index,
+              target: worktreeDeliveryTarget(work.top),
+              indexDefault: (branch) => indexCheckedOut(lore, work.top, branch),
+            },
         {
           repo: work.identity,
           input: {
@@ -157,6 +161,21 @@ async function giteaDeliveryDeps(lore: Lore, env: ForgeEnv, top: string): Promis
     checkWrite: gitea.checkWrite,
     isStale: gitea.isStale,
   };
+}
+
+/**
+ * After a local delivery into the default branch: when that branch is the checked-out one,
+ * indexes the repository at its new HEAD (incrementally), so recall finds the delivered
+ * entries the moment their drafts are removed. Returns whether it indexed; a default branch
+ * not checked out is left to the next `lore index` of a checkout of it (the drafts stay
+ * until then).
+ *
+ * @throws LoreError as {@link Lore.index} (`git_failed`, `index_failed`).
+ */
+async function indexCheckedOut(lore: Lore, top: string, branch: string): Promise<boolean> {
+  if ((await headBranch(top)) !== branch) return false;
+  await lore.index(top);
+  return true;
 }
 
 /** The repository's `user.name` / `user.email`, else the configured user. */

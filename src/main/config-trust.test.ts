@@ -106,7 +106,7 @@ describe("a project file in a folder that is not trusted", () => {
     expect(notice?.text.en).toContain(
       `${join(project, "lore.toml")} sets user, index.database, server.host, server.port, server.data, knowledge.primary, forge.url, which a project file may set only in a trusted folder; ignored (to use them: lore trust ${project})`,
     );
-    expect(notice?.text.ru).toContain("пропущено");
+    expect(notice?.text.ru).toContain("пропущены");
     expect(settings.origins?.find((o) => o.key === "forge.url")).toMatchObject({
       file: userFile,
       kind: "user",

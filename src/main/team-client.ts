@@ -19,10 +19,30 @@ export function configuredTeamClient(settings: LoreSettings, env: ForgeEnv): Tea
   const url = settings.server.url;
   if (url === undefined) return null;
   const token = env.LORE_TOKEN?.trim() || readServerToken(env);
-  if (token === undefined) {
-    throw new LoreError("server_not_configured", { auth: authFilePath(env) });
-  }
+  if (token === undefined) throw serverNotConfigured("token", authFilePath(env));
   return new TeamClient({ url, token, lang: settings.lang });
+}
+
+/**
+ * `server_not_configured`, saying exactly what is missing: `url` — `[server] url` and a
+ * token; `token` — `[server] url` is set, only the token is missing (`LORE_TOKEN`, or
+ * `[server] token` of `auth.toml`). `data: {missing}`.
+ *
+ * @param missing - what the configuration lacks.
+ * @param auth - the `auth.toml` path to name.
+ */
+export function serverNotConfigured(missing: "url" | "token", auth: string): LoreError {
+  const text =
+    missing === "url"
+      ? {
+          missing: `it needs [server] url in lore.toml and a token — [server] token = "…" in ${auth} (chmod 600), or env LORE_TOKEN`,
+          missing_ru: `нужны [server] url в lore.toml и токен — [server] token = "…" в ${auth} (chmod 600) или переменная LORE_TOKEN`,
+        }
+      : {
+          missing: `[server] url is set, but there is no token — set env LORE_TOKEN, or [server] token = "…" in ${auth} (chmod 600)`,
+          missing_ru: `[server] url задан, но токена нет — задайте переменную LORE_TOKEN или [server] token = "…" в ${auth} (chmod 600)`,
+        };
+  return new LoreError("server_not_configured", text, { data: { missing } });
 }
 
 /** `[server] token` of `auth.toml`, or `undefined`. */

@@ -168,7 +168,9 @@ describe("knowledge_stats (local)", () => {
     for (const kind of ["team", "dead"]) {
       const error = await refusal(client, { kind });
       expect(error.code).toBe("license_required");
-      expect(error.message).toContain("needs the pro edition");
+      expect(error.message).toContain(
+        kind === "team" ? "the team's stats need the pro edition" : "report needs the pro edition",
+      );
       // Even for a repository that is not indexed: the refusal says nothing of it.
       expect((await refusal(client, { kind, repo: join(tmp, "nowhere") })).code).toBe(
         "license_required",

@@ -355,6 +355,30 @@ describe("help texts, did you mean, localized option errors", () => {
   });
 });
 
+describe("server_not_configured says what is missing", () => {
+  it("with [server] url set and no token it names the token, not the url", async () => {
+    const config = join(folder("server-url-only"), "lore.toml");
+    writeFileSync(config, '[server]\nurl = "http://127.0.0.1:9"\n');
+    for (const lang of ["en", "ru"] as const) {
+      const run = await lore(["draft", "add", "--title", "t", "--body", "b"], repo.dir, {
+        ...sandbox.env,
+        LORE_CONFIG: config,
+        LORE_TOKEN: "",
+        LORE_LANG: lang,
+      });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain("[server_not_configured]");
+      expect(run.stderr).toContain("LORE_TOKEN");
+      if (lang === "en") {
+        expect(run.stderr).toContain("[server] url is set, but there is no token");
+        expect(run.stderr).not.toContain("needs [server] url");
+      } else {
+        expect(run.stderr).toContain("[server] url задан, но токена нет");
+      }
+    }
+  });
+});
+
 describe("one-shot commands load only their own code", () => {
   /** The modules a `lore` run resolves, through a module loader hook. */
   function loadedModules(args: string[]): string[] {

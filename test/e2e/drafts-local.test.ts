@@ -78,8 +78,13 @@ describe("local drafts: lore draft and lore deliver", () => {
     expect(await repo.git(["status", "--porcelain"])).toBe(statusBefore);
     expect(await repo.git(["diff", "--cached", "--name-only"])).toBe(stagedBefore);
     expect(await repo.git(["diff", "--name-only"])).toBe("src/app.ts\n");
-    // Delivered into the default branch: a draft no more.
+    // Delivered into the default branch: a draft no more, and recall finds the entry at
+    // once (the delivery indexed the new commit), as a file, not a draft.
     expect(JSON.parse((await lore(["draft", "list", "--json"])).stdout)).toEqual([]);
+    const recalled = await lore(["recall", "watcher", "--json"]);
+    expect(recalled.code).toBe(0);
+    const hits = (JSON.parse(recalled.stdout) as { hits: { id: string; draft?: true }[] }).hits;
+    expect(hits.map((hit) => [hit.id, hit.draft])).toEqual([[draft.id, undefined]]);
   });
 
   it("separate: into knowledge/<branch>-<label>, the checked-out branch unmoved; rm removes a draft", async () => {

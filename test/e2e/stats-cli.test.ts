@@ -117,7 +117,11 @@ describe("lore stats (local)", () => {
       const run = await lore(["stats", kind]);
       expect(run.code).toBe(5);
       expect(run.stdout).toBe("");
-      expect(run.stderr).toMatch(/needs the pro edition.*\[license_required\]\n$/);
+      expect(run.stderr).toMatch(
+        kind === "team"
+          ? /the team's stats need the pro edition.*\[license_required\]\n$/
+          : /report needs the pro edition.*\[license_required\]\n$/,
+      );
     }
   });
 

@@ -245,7 +245,11 @@ describe("stats on a team server with a Pro licence", () => {
         const run = await client(["stats", kind, "--repo", repo]);
         expect(run.code, `${kind} ${repo}`).toBe(5);
         expect(run.stdout).toBe("");
-        expect(run.stderr).toMatch(/needs the pro edition.*\[license_required\]\n$/);
+        expect(run.stderr).toMatch(
+          kind === "team"
+            ? /the team's stats need the pro edition.*\[license_required\]\n$/
+            : /report needs the pro edition.*\[license_required\]\n$/,
+        );
       }
     }
     const anna = await mcpAs("anna");

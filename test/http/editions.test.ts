@@ -151,9 +151,9 @@ describe("PUT of a draft limit is the Max edition's", () => {
 });
 
 const PAID = [
-  ["team", "stats_team", "the team's stats", "сведение по команде"],
-  ["dead", "stats_dead", "the dead-memory report", "разбор мёртвой памяти"],
-  ["daily", "stats_daily", "the daily usage report", "использование по дням"],
+  ["team", "stats_team", "the team's stats need", "сведение по команде"],
+  ["dead", "stats_dead", "the dead-memory report needs", "разбор мёртвой памяти"],
+  ["daily", "stats_daily", "the daily usage report needs", "использование по дням"],
 ] as const;
 
 const stats = (repo: string, kind: string) => `/api/v1/repos/${repo}/knowledge/stats/${kind}`;
@@ -168,7 +168,7 @@ describe("stats/team and stats/dead are the Pro edition's", () => {
         body: {
           error: {
             code: "license_required",
-            message: `${en} needs the pro edition; Lore runs the community edition here (its licence: [server] license)`,
+            message: `${en} the pro edition; Lore runs the community edition here (its licence: [server] license)`,
             data: { feature, edition: "community", edition_needed: "pro" },
           },
         },

@@ -13,6 +13,9 @@ import { ARTEFACTS, CHROMIUM, ROOT } from "./web-fixture.js";
 /** Whether the tests can run here (CI installs the package `chromium`). */
 export const HAVE_CHROMIUM = existsSync(CHROMIUM);
 
+/** Why the browser tests skip, put in the skipped suite's name (the skip-reasons reporter prints it). */
+export const CHROMIUM_SKIP_REASON = `skipped: ${CHROMIUM} is absent (apt-get install -y chromium; CI does)`;
+
 /** The launch flags the tests use. */
 export const CHROMIUM_FLAGS = [
   "--headless",

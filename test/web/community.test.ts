@@ -8,6 +8,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type Browser,
+  CHROMIUM_SKIP_REASON,
   HAVE_CHROMIUM,
   launchBrowser,
   screenshot,
@@ -17,12 +18,10 @@ import { ensureWebBuild, entryFile, startWebServer, type WebServer } from "./web
 
 const ENTRY = "0193c000-0000-7000-8000-000000000001";
 
-const describeIf = HAVE_CHROMIUM ? describe : describe.skip;
-if (!HAVE_CHROMIUM) {
-  process.stderr.write(
-    "test/web: /usr/bin/chromium is absent — skipping the browser tests (apt-get install -y chromium; CI does)\n",
-  );
-}
+/** The browser suite, or — without Chromium — a skipped one whose name says what is missing. */
+const describeIf = HAVE_CHROMIUM
+  ? describe
+  : (name: string, body: () => void) => describe.skip(`${name} — ${CHROMIUM_SKIP_REASON}`, body);
 
 let server: WebServer;
 let browser: Browser;

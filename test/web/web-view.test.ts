@@ -14,6 +14,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type Browser,
+  CHROMIUM_SKIP_REASON,
   HAVE_CHROMIUM,
   launchBrowser,
   screenshot,
@@ -172,12 +173,10 @@ summary: "Touching deploy files"
 Only when deploy files change.
 `;
 
-const describeIf = HAVE_CHROMIUM ? describe : describe.skip;
-if (!HAVE_CHROMIUM) {
-  process.stderr.write(
-    "test/web: /usr/bin/chromium is absent — skipping the browser tests (apt-get install -y chromium; CI does)\n",
-  );
-}
+/** The browser suite, or — without Chromium — a skipped one whose name says what is missing. */
+const describeIf = HAVE_CHROMIUM
+  ? describe
+  : (name: string, body: () => void) => describe.skip(`${name} — ${CHROMIUM_SKIP_REASON}`, body);
 
 let server: WebServer;
 let browser: Browser;

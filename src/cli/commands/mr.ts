@@ -1,4 +1,3 @@
-import { LoreError } from "../../core/errors/lore-error.js";
 import type { MergeRequestView } from "../../core/merge-requests/merge-request-view.js";
 import { flag, printJson, stringOption } from "../args.js";
 import type { CliContext, Command, CommandArgs } from "../command.js";
@@ -56,12 +55,12 @@ export const mrCommand: Command = {
     expectPositionals(rest, sub === "list" ? 0 : 1, sub === "list" ? 0 : 1, USAGE);
     // A usage mistake is told before anything is asked of the server.
     const number = sub === "list" ? 0 : numberArg(rest[0] as string);
-    const { configuredTeamClient } = await import("../../main/team-client.js");
+    const { configuredTeamClient, serverNotConfigured } = await import("../../main/team-client.js");
     const settings = ctx.settings();
     const client = configuredTeamClient(settings, process.env);
     if (client === null) {
       const { authFilePath } = await import("../../main/load-forge.js");
-      throw new LoreError("server_not_configured", { auth: authFilePath(process.env) });
+      throw serverNotConfigured("url", authFilePath(process.env));
     }
     const repo = await repoArg(ctx, args, client.url);
     const base = `/api/v1/repos/${repo}/pulls`;

@@ -81,11 +81,14 @@ export const statsCommand: Command = {
     const settings = ctx.settings();
     let answer: StatsAnswer;
     if (settings.server.url !== undefined) {
-      const { configuredTeamClient } = await import("../../main/team-client.js");
+      const { configuredTeamClient, serverNotConfigured } = await import(
+        "../../main/team-client.js"
+      );
+      const { authFilePath } = await import("../../main/load-forge.js");
       const { remoteStats } = await import("../../main/remote-stats.js");
       const connect = () => {
         const client = configuredTeamClient(settings, process.env);
-        if (client === null) throw new LoreError("server_not_configured", { auth: "auth.toml" });
+        if (client === null) throw serverNotConfigured("url", authFilePath(process.env));
         return client;
       };
       answer = await remoteStats(

@@ -218,19 +218,21 @@ export function ignoredKeysNotice(ignored: readonly IgnoredKey[]): SettingsNotic
     const untrusted = keys.filter((k) => k.reason === "untrusted").map((k) => k.key);
     const outside = keys.filter((k) => k.reason === "outside_project").map((k) => k.key);
     if (untrusted.length > 0) {
+      const one = untrusted.length === 1;
       en.push(
-        `${file} sets ${untrusted.join(", ")}, which a project file may set only in a trusted folder; ignored (to use them: lore trust ${folder})`,
+        `${file} sets ${untrusted.join(", ")}, which a project file may set only in a trusted folder; ignored (to use ${one ? "it" : "them"}: lore trust ${folder})`,
       );
       ru.push(
-        `${file} задаёт ${untrusted.join(", ")} — файл проекта может задавать это только в доверенной папке; пропущено (чтобы применить: lore trust ${folder})`,
+        `${file} задаёт ${untrusted.join(", ")} — файл проекта может задавать ${one ? "этот ключ" : "эти ключи"} только в доверенной папке; ${one ? "пропущен" : "пропущены"} (чтобы применить: lore trust ${folder})`,
       );
     }
     if (outside.length > 0) {
+      const one = outside.length === 1;
       en.push(
-        `${file}: ${outside.join(", ")} leads outside the project folder; ignored (to use it: lore trust ${folder})`,
+        `${file}: ${outside.join(", ")} ${one ? "leads" : "lead"} outside the project folder; ignored (to use ${one ? "it" : "them"}: lore trust ${folder})`,
       );
       ru.push(
-        `${file}: ${outside.join(", ")} ведёт за пределы папки проекта; пропущено (чтобы применить: lore trust ${folder})`,
+        `${file}: ${outside.join(", ")} ${one ? "ведёт" : "ведут"} за пределы папки проекта; ${one ? "пропущен" : "пропущены"} (чтобы применить: lore trust ${folder})`,
       );
     }
   }

@@ -35,6 +35,8 @@ export interface PaidFeature {
   name: string;
   edition: Exclude<Edition, "community">;
   en: string;
+  /** The English verb agreeing with `en` in a refusal: `need` for a plural name (“the team's stats need…”). */
+  enVerb: "need" | "needs";
   ru: string;
   /** The address (method and OpenAPI path) that carries it. */
   method: "GET" | "PUT";
@@ -47,6 +49,7 @@ export const PAID_FEATURES = {
     name: "stats_team",
     edition: "pro",
     en: "the team's stats",
+    enVerb: "need",
     ru: "сведение по команде",
     method: "GET",
     path: "/api/v1/repos/{owner}/{name}/knowledge/stats/team",
@@ -55,6 +58,7 @@ export const PAID_FEATURES = {
     name: "stats_dead",
     edition: "pro",
     en: "the dead-memory report",
+    enVerb: "needs",
     ru: "разбор мёртвой памяти",
     method: "GET",
     path: "/api/v1/repos/{owner}/{name}/knowledge/stats/dead",
@@ -63,6 +67,7 @@ export const PAID_FEATURES = {
     name: "stats_daily",
     edition: "pro",
     en: "the daily usage report",
+    enVerb: "needs",
     ru: "использование по дням",
     method: "GET",
     path: "/api/v1/repos/{owner}/{name}/knowledge/stats/daily",
@@ -71,6 +76,7 @@ export const PAID_FEATURES = {
     name: "set_draft_limit",
     edition: "max",
     en: "setting a draft limit",
+    enVerb: "needs",
     ru: "заведение и изменение предела черновиков",
     method: "PUT",
     path: "/api/v1/admin/knowledge/limits/{kind}/{id}",
@@ -97,6 +103,7 @@ export function requireEdition(edition: Edition, feature: PaidFeature): void {
     {
       feature: feature.en,
       feature_ru: feature.ru,
+      needs: feature.enVerb,
       edition_needed: feature.edition,
       edition,
     },

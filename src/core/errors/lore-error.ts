@@ -328,8 +328,8 @@ const MESSAGES: Record<ErrorCode, LocalizedText> = {
     ru: "для {subject} предел черновиков не задан; действует предел по умолчанию ({default})",
   },
   server_not_configured: {
-    en: 'the team server is not set up here: it needs [server] url in lore.toml and a token — [server] token = "…" in {auth} (chmod 600), or env LORE_TOKEN',
-    ru: 'сервер команды здесь не настроен: нужны [server] url в lore.toml и токен — [server] token = "…" в {auth} (chmod 600) или переменная LORE_TOKEN',
+    en: "the team server is not set up here: {missing}",
+    ru: "сервер команды здесь не настроен: {missing_ru}",
   },
   server_unreachable: {
     en: "the team server {url} does not answer ({reason}); start it (lore serve) or fix [server] url; recall still works on local knowledge",
@@ -400,7 +400,7 @@ const MESSAGES: Record<ErrorCode, LocalizedText> = {
     ru: "слишком много обращений к {route}: не больше {limit} в минуту на токен; повторите через {retry_after} с",
   },
   license_required: {
-    en: "{feature} needs the {edition_needed} edition; Lore runs the {edition} edition here (its licence: [server] license)",
+    en: "{feature} {needs} the {edition_needed} edition; Lore runs the {edition} edition here (its licence: [server] license)",
     ru: "{feature_ru} — в редакции {edition_needed}; здесь Lore работает в редакции {edition} (лицензия: [server] license)",
   },
   license_invalid: {

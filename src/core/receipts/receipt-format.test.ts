@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseSince } from "./receipt.js";
-import { formatReceipts, printable } from "./receipt-format.js";
+import { formatReceipts, formatWhy, printable } from "./receipt-format.js";
+import type { WhyAnswer } from "./why.js";
 
 describe("receipts as printed", () => {
   it("prints control characters and bidi overrides of a recorded text as escapes", () => {
@@ -33,5 +34,28 @@ describe("receipts as printed", () => {
   it("refuses a negative since", () => {
     expect(() => parseSince("-5")).toThrow(/since/);
     expect(parseSince("0")).toBe(0);
+  });
+
+  it("why names the unmet mechanisms of an unreachable entry, and prints no such line when there are none", () => {
+    const answer: WhyAnswer = {
+      id: "0190f5a4-3b2c-7d10-8a11-00000000000a",
+      repo: "acme/app",
+      path: ".gitriver/knowledge/a.md",
+      verdict: "unreachable",
+      reachable: false,
+      unmet_mechanisms: ["on_path"],
+      contract: { words: [], tools: [] },
+      surfaced: [],
+      outranked: [],
+      receipts_checked: 0,
+    };
+    for (const lang of ["en", "ru"] as const) {
+      expect(formatWhy(answer, lang)[2]).toBe(
+        lang === "en" ? "unmet mechanisms: on_path" : "нет механизмов: on_path",
+      );
+      const none = formatWhy({ ...answer, verdict: "no_contract", unmet_mechanisms: [] }, lang);
+      expect(none.filter((line) => /unmet|нет механизмов/.test(line))).toEqual([]);
+      expect(none[2]).toBe(lang === "en" ? "contract: —" : "контракт: —");
+    }
   });
 });

@@ -85,8 +85,8 @@ const VERDICTS = {
 } as const;
 
 /**
- * A `why` answer: the verdict, the entry's reachability and contract, then the receipts it
- * surfaced in and those it matched below the page.
+ * A `why` answer: the verdict, the mechanisms it lacks (when unreachable for want of some),
+ * its contract, then the receipts it surfaced in and those it matched below the page.
  *
  * @param answer - the answer.
  * @param lang - `en` or `ru`.
@@ -95,7 +95,8 @@ const VERDICTS = {
 export function formatWhy(answer: WhyAnswer, lang: "en" | "ru"): string[] {
   const ru = lang === "ru";
   const lines = [`${answer.id}  ${answer.repo}  ${answer.path}`, VERDICTS[answer.verdict][lang]];
-  if (!answer.reachable) {
+  // An entry with no contract is unreachable with no mechanism to name: no line then.
+  if (!answer.reachable && answer.unmet_mechanisms.length > 0) {
     lines.push(
       `${ru ? "нет механизмов" : "unmet mechanisms"}: ${answer.unmet_mechanisms.join(", ")}`,
     );

@@ -43,3 +43,52 @@ export function lineOfIndex(text: string, index: number): number {
   }
   return line;
 }
+
+/** The part of a draft the client wrote: the field form's `title` or `body`, or the text form's `text`. */
+export type DraftPart = "title" | "body" | "text";
+
+const PART_NAMES: Record<DraftPart, { en: string; ru: string }> = {
+  title: { en: "the title", ru: "заголовка" },
+  body: { en: "the body", ru: "тела" },
+  text: { en: "the text given", ru: "переданного текста" },
+};
+
+/**
+ * The refusal of a draft that holds a credential, naming the line where the user can find
+ * it: the line of the part they wrote (`title`, `body` or `text`) when the finding lies in
+ * it, beside the line of the draft's file as it would be delivered (frontmatter included).
+ * `data`: `{line, rule}` (the file's line, as {@link secretDetected}) plus, when located,
+ * `part` and `part_line` (1-based).
+ *
+ * @param finding - the first finding in the draft's file.
+ * @param file - the draft's future path (`.gitriver/knowledge/<id>.md`).
+ * @param place - the part and its 1-based line holding it, when found there.
+ * @returns the error to throw (`secret_detected`); the secret is never in it.
+ */
+export function draftSecretDetected(
+  finding: SecretFinding,
+  file: string,
+  place: { part: DraftPart; line: number } | undefined,
+): LoreError {
+  const { line, rule } = finding;
+  const tail = { en: "looks like a secret", ru: "похожа на секрет" };
+  const where =
+    place === undefined
+      ? {
+          en: `line ${line} of the draft's file ${file}`,
+          ru: `строка ${line} файла черновика ${file}`,
+        }
+      : {
+          en: `line ${place.line} of ${PART_NAMES[place.part].en} (line ${line} of the draft's file)`,
+          ru: `строка ${place.line} ${PART_NAMES[place.part].ru} (строка ${line} файла черновика)`,
+        };
+  const data: Record<string, string | number> =
+    place === undefined ? { line, rule } : { line, rule, part: place.part, part_line: place.line };
+  return new LoreError("secret_detected", data, {
+    data,
+    text: {
+      en: `refused: ${where.en} ${tail.en} (${rule}); remove it, nothing was written`,
+      ru: `отказано: ${where.ru} ${tail.ru} (${rule}); уберите её, ничего не записано`,
+    },
+  });
+}

@@ -53,6 +53,14 @@ export interface DeliveryDeps {
   /** Called after each commit (the team server parses it like a push). Default: nothing. */
   afterWrite?: (branch: string, commit: string) => Promise<void>;
   /**
+   * Brings the index up to the default branch after a delivery into it, before its drafts
+   * are removed, so the delivered entries never drop out of recall; returns whether the
+   * index now holds the delivered files. When it returns false the drafts stay (marked
+   * delivered) until an index takes in their files, which removes them. Default: true (the
+   * team server's `afterWrite` parsed each commit like a push).
+   */
+  indexDefault?: (branch: string) => Promise<boolean>;
+  /**
    * The store's locks (the team server): the whole delivery runs under the delivery lock of
    * the drafts' branch, so two deliveries of one branch — in one server, or in two over one
    * PostgreSQL — run one after the other and the second finds the drafts delivered. Default:
@@ -318,8 +326,9 @@ async function deliverBatch(run: Run, batch: DraftRecord[]): Promise<void> {
  *   a body listing the entries' summaries); its number is in the answer and every mark.
  * - Each delivered draft is marked delivered (branch, commit, time, merge request) after
  *   its commit; `deps.afterWrite` runs after each commit. Delivered straight into the
- *   default branch, the drafts are removed at once (their file is where it belongs; the
- *   entry id and its counters stay) and no merge request is opened.
+ *   default branch, the drafts are removed once `deps.indexDefault` brought the index up to
+ *   the new commit (at once by default: their file is where it belongs; the entry id and
+ *   its counters stay) and no merge request is opened.
  * - A draft whose file sits at the branch head already with the same blob (a killed
  *   delivery wrote it) is marked delivered at that head, not written again.
  * - Nothing to deliver: `{commits: [], delivered: []}`, nothing written, no branch made.
@@ -385,8 +394,10 @@ async function deliverUnlocked(
   };
   if (run.delivered.length === 0) return answer;
   if (dest.branch === (await deps.target.defaultBranch())) {
-    // Their file reached the default branch: they are drafts no more (the parse of
-    // afterWrite may have removed them already; the entry id and its counters stay).
+    // Their file reached the default branch: once the index holds it they are drafts no
+    // more (the parse of afterWrite or indexDefault may have removed them already; the
+    // entry id and its counters stay).
+    if (deps.indexDefault !== undefined && !(await deps.indexDefault(dest.branch))) return answer;
     for (const id of run.delivered) deps.index.drafts.remove(args.repo, id);
     return answer;
   }

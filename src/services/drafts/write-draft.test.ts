@@ -201,4 +201,39 @@ describe("writeDraft", () => {
     );
     expect(error.code).toBe("invalid_input");
   });
+
+  it("a credential is refused naming its line in the body the user gave, beside the file's line", async () => {
+    const body = 'password = "Xk9#mQ2!vL7pZ"';
+    const input: DraftInput = { branch: "main", title: "Use pnpm", body, words: ["pnpm", "npm"] };
+    const error = await refusalOf(() => writeDraft(deps(), { repo: "r", author: "anna", input }));
+    expect(error.code).toBe("secret_detected");
+    const data = error.data as { line: number; part: string; part_line: number; rule: string };
+    expect(data).toMatchObject({
+      part: "body",
+      part_line: 1,
+      rule: "lore/high-entropy-assignment",
+    });
+    expect(data.line).toBeGreaterThan(1);
+    expect(error.message).toBe(
+      `refused: line 1 of the body (line ${data.line} of the draft's file) looks like a secret (lore/high-entropy-assignment); remove it, nothing was written`,
+    );
+    expect(error.text.ru).toContain("строка 1 тела");
+    expect(error.message).not.toContain("Xk9#");
+    expect(index.drafts.countByAuthor("anna")).toBe(0);
+    // The third line of a body, and a whole file given as text: the line of what was given.
+    const deeper = await refusalOf(() =>
+      writeDraft(deps(), {
+        repo: "r",
+        author: "anna",
+        input: { ...input, body: `One.\n\n${body}` },
+      }),
+    );
+    expect(deeper.data).toMatchObject({ part: "body", part_line: 3 });
+    const text = `---\nsummary: Keys\n---\n\nFirst.\n\n${body}\n`;
+    const asText = await refusalOf(() =>
+      writeDraft(deps(), { repo: "r", author: "anna", input: { branch: "main", text } }),
+    );
+    expect(asText.data).toMatchObject({ part: "text", part_line: 7 });
+    expect(asText.message).toContain("line 7 of the text given");
+  });
 });

@@ -6,11 +6,12 @@ import {
   draftSourceOf,
 } from "../../core/drafts/draft.js";
 import { LoreError } from "../../core/errors/lore-error.js";
+import { type DraftPart, draftSecretDetected } from "../../core/safety/secret-finding.js";
 import type { EntryIndex } from "../../index/entry-index.js";
 import { gitBlobSha } from "../indexing/index-folder.js";
 import { writeWhenFree } from "../indexing/write-when-free.js";
 import { mintEntryId } from "../knowledge/mint-entry-id.js";
-import { refuseSecrets } from "../safety/scan-secrets.js";
+import { scanSecrets } from "../safety/scan-secrets.js";
 
 /** What {@link writeDraft} needs. */
 export interface DraftDeps {
@@ -52,8 +53,9 @@ export interface DraftDeps {
  *   `unknown_field` (`data: {field, nearest?}`: a key of neither input form),
  *   `invalid_entry` (`data.diagnostics`), `draft_too_large` (`data: {size, limit}`),
  *   `draft_id_taken` (`data: {id, path, repo}`), `draft_limit_reached`
- *   (`data: {author, count, limit}`) and `secret_detected` (`data: {line, rule}`: the line of
- *   the draft's file as it would be delivered).
+ *   (`data: {author, count, limit}`) and `secret_detected` (`data: {line, rule, part?,
+ *   part_line?}`: the line of the draft's file as it would be delivered, and the line of
+ *   the part the client wrote — `title`, `body` or `text` — that holds it).
  */
 export async function writeDraft(
   deps: DraftDeps,
@@ -61,7 +63,7 @@ export async function writeDraft(
 ): Promise<DraftRecord> {
   const { index } = deps;
   const built = buildDraft(args.input, deps.mintId ?? mintEntryId);
-  await refuseSecrets(built.text);
+  await refuseDraftSecrets(built.text, built.id, args.input);
   const limit = await deps.limitFor(args.author);
   const draft: DraftRecord = {
     id: built.id,
@@ -94,4 +96,32 @@ export async function writeDraft(
     });
   });
   return draft;
+}
+
+/**
+ * Refuses a draft whose future file holds a credential (the file is what is scanned), and
+ * names the line in what the client wrote: each part given (`title` and `body`, or `text`)
+ * is scanned in turn and the first holding a finding of the same rule names its line.
+ *
+ * @throws LoreError `secret_detected` (see `draftSecretDetected`).
+ */
+async function refuseDraftSecrets(text: string, id: string, input: DraftInput): Promise<void> {
+  const [first] = await scanSecrets(text);
+  if (first === undefined) return;
+  const parts: [DraftPart, string][] =
+    "text" in input
+      ? [["text", input.text]]
+      : [
+          ["title", input.title],
+          ["body", input.body],
+        ];
+  let place: { part: DraftPart; line: number } | undefined;
+  for (const [part, given] of parts) {
+    const found = (await scanSecrets(given)).find((finding) => finding.rule === first.rule);
+    if (found !== undefined) {
+      place = { part, line: found.line };
+      break;
+    }
+  }
+  throw draftSecretDetected(first, draftFilePath(id), place);
 }

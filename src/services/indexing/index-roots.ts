@@ -4,6 +4,7 @@ import type { ParsedEntry } from "../../core/entry/entry.js";
 import { parseEntry } from "../../core/entry/parse-entry.js";
 import { deriveSummary } from "../../core/entry/summary.js";
 import type { KnowledgeRoot } from "../../core/roots/knowledge-roots.js";
+import { isLoreTemplate } from "../../core/roots/lore-templates.js";
 import { rootRepoName } from "../../core/roots/root-repo-name.js";
 import type { EntryIndex, IdClash } from "../../index/entry-index.js";
 import { listMarkdownFiles } from "../files/list-markdown-files.js";
@@ -28,7 +29,10 @@ export interface RootIndexRun {
 }
 
 /**
- * Indexes the notes of each root (see the module header). A missing root folder is reported
+ * Indexes the notes of each root: every `*.md` under its `knowledge/` up to
+ * `MAX_FILE_BYTES`, an entry when it parses as one, else a text-only note; the templates
+ * Lore wrote (`isLoreTemplate`: `*.example.md`, a text opening with the template mark) are
+ * skipped, and dropped when stored before. A missing root folder is reported
  * (`exists: false`) and does not stop the other roots.
  *
  * @param index - the index.
@@ -68,6 +72,8 @@ async function indexRoot(index: EntryIndex, root: KnowledgeRoot): Promise<RootIn
   for (const path of paths) {
     const bytes = await readFile(join(base, ...path.split("/"))).catch(() => null);
     if (bytes === null || bytes.length > MAX_FILE_BYTES) continue;
+    // Examples and templates Lore wrote are not knowledge: skipped (and dropped if stored).
+    if (isLoreTemplate(path, bytes)) continue;
     seen.add(path);
     const sha = gitBlobSha(bytes);
     if (stored.get(path) === sha) run.unchanged++;

@@ -152,6 +152,33 @@ describe("deliverDrafts, path 1 (same branch)", () => {
     for (const d of drafts) expect(index.drafts.get(REPO, d.id)).toBeUndefined();
     for (const d of drafts) expect(await show("refs/heads/main", draftFilePath(d.id))).toBe(d.text);
   });
+
+  it("into the default branch: the drafts stay, marked delivered, while indexDefault says the index does not hold the files", async () => {
+    const drafts = storeDrafts(index, 2, { repo: REPO, branch: "main" });
+    const asked: string[] = [];
+    const answer = await deliverDrafts(
+      deps({
+        indexDefault: async (branch) => {
+          asked.push(branch);
+          return false;
+        },
+      }),
+      { repo: REPO, input: { branch: "main", mode: "same" }, author: AUTHOR },
+    );
+    expect(asked).toEqual(["main"]);
+    for (const d of drafts) {
+      expect(index.drafts.get(REPO, d.id)?.delivered).toMatchObject({
+        branch: "main",
+        commit: answer.commits[0],
+      });
+    }
+    const again = await deliverDrafts(deps({ indexDefault: async () => true }), {
+      repo: REPO,
+      input: { branch: "main", mode: "same" },
+      author: AUTHOR,
+    });
+    expect(again.delivered).toEqual([]);
+  });
 });
 
 describe("deliverDrafts into the default branch, parsed like a push", () => {
