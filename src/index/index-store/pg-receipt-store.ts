@@ -43,16 +43,8 @@ const COLUMNS = `r.receipt_id AS seq, r.public_id AS id, r.at, r.user_name AS "u
 /** A receipt's row as the listing selects it (its hits are read apart). */
 type ReceiptRow = Omit<ReceiptRecord, "hits">;
 
-interface HitRow {
-  receiptId: number;
-  rank: number;
-  repo: string;
-  id: string;
-  revision: string;
-  draft: boolean;
-  score: number;
-  why: string;
-}
+/** A hit's row: the hit with its receipt's row id, its reasons as stored (JSON text). */
+type HitRow = Omit<ReceiptHit, "why"> & { receiptId: number; why: string };
 
 /** {@link ReceiptStore} over a `pg` pool (see the module header). */
 export class PgReceiptStore implements ReceiptStore {
