@@ -37,7 +37,7 @@ function writeRefusal(error: unknown): { en: string; ru: string } {
  * @throws LoreError `path_not_writable` naming the folder or the file, why (permission
  *   denied, a read-only file system) and what to do.
  */
-function requireWritableDir(dataDir: string): void {
+export function requireWritableDir(dataDir: string): void {
   const refuse = (path: string, error: unknown): never => {
     const why = writeRefusal(error);
     throw new LoreError(

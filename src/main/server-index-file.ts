@@ -12,8 +12,8 @@
  * repository of this data folder, the server goes on using it (its drafts, counters and
  * receipts are there).
  */
-import { existsSync, realpathSync } from "node:fs";
-import { join, resolve, sep } from "node:path";
+import { chmodSync, closeSync, existsSync, openSync, realpathSync } from "node:fs";
+import { dirname, join, resolve, sep } from "node:path";
 import Database from "better-sqlite3";
 import { LoreError } from "../core/errors/lore-error.js";
 import type { EntryIndex } from "../index/entry-index.js";
@@ -65,7 +65,8 @@ function holdsReposOf(file: string, data: string): boolean {
  * one index file would store their repositories under the same `owner/name` and answer
  * with each other's entries. Several servers on one data folder (behind a load balancer)
  * share it. A bound folder that is gone (neither `repos/` nor `server.db` left: the data
- * folder was moved) is taken over.
+ * folder was moved) is taken over, and so is any when the index is the data folder's own
+ * `<data>/index.db` (a copied data folder).
  *
  * @param index - the server's index.
  * @param dataDir - `[server] data`.
@@ -76,7 +77,10 @@ export function claimServerIndex(index: EntryIndex, dataDir: string, indexFile: 
   const data = realPathOr(resolve(dataDir));
   const gone = (bound: string) =>
     !existsSync(join(bound, "repos")) && !existsSync(join(bound, SERVER_DB_FILE));
-  const bound = index.bindServerData(data, gone);
+  // The data folder's own index file is this server's wherever it was copied from (a backup
+  // restored, a staging copy): its hosted repositories heal from this folder's bare ones.
+  const own = realPathOr(dirname(resolve(indexFile))) === data;
+  const bound = index.bindServerData(data, (other) => own || gone(other));
   if (bound !== data) {
     throw new LoreError("index_of_another_server", { index: indexFile, other: bound, data });
   }
@@ -87,5 +91,37 @@ function realPathOr(path: string): string {
     return realpathSync(path);
   } catch {
     return path;
+  }
+}
+
+/**
+ * Readies the server's index file before SQLite opens it: when it is the data folder's own
+ * (`<data>/index.db`), it is made with mode 0600 (or narrowed to it, with its `-wal` and
+ * `-shm`), because it holds the private repositories' entries, drafts and counters and
+ * SQLite gives new files the umask's mode. The data folder itself is made with mode 0700
+ * and checked writable first (`requireWritableDir`), so an unwritable one is refused with
+ * `path_not_writable` before the index would fail.
+ *
+ * @param indexFile - the server's index file (`serverIndexFile`).
+ * @param dataDir - `[server] data`.
+ * @throws LoreError `path_not_writable`.
+ */
+export function prepareServerIndexFile(
+  indexFile: string,
+  dataDir: string,
+  requireWritable: (dir: string) => void,
+): void {
+  requireWritable(dataDir);
+  if (realPathOr(dirname(resolve(indexFile))) !== realPathOr(resolve(dataDir))) return;
+  if (!existsSync(indexFile)) {
+    closeSync(openSync(indexFile, "a", 0o600));
+    return;
+  }
+  for (const file of [indexFile, `${indexFile}-wal`, `${indexFile}-shm`]) {
+    try {
+      chmodSync(file, 0o600);
+    } catch {
+      // Absent, or not ours to change: SQLite says so when it opens the file.
+    }
   }
 }

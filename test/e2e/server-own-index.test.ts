@@ -6,7 +6,7 @@
  * An index file named for both (`LORE_DB`) is refused to the second server with
  * `index_of_another_server` (exit 4) rather than mixing their repositories.
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { entry, K } from "../helpers/push-entries.js";
@@ -95,5 +95,29 @@ describe("the team server's own index", () => {
     expect(refused.stderr).toContain(bData);
     // Nothing of the second server reached the first one's index.
     expect(await listed(servers[0] as ServedLore)).toEqual([ID_A]);
+  });
+
+  it("the data folder is 0700 and its index file 0600: it holds the private repositories' entries", () => {
+    const data = join(home.dir, "data", "lore", "server");
+    expect(statSync(data).mode & 0o777).toBe(0o700);
+    expect(statSync(join(data, "index.db")).mode & 0o777).toBe(0o600);
+    expect(statSync(join(bData, "index.db")).mode & 0o777).toBe(0o600);
+  });
+
+  it("a copy of a data folder starts on its own index, taken over from the copied one", async () => {
+    const copy = join(home.dir, "copy-data");
+    cpSync(bData, copy, { recursive: true });
+    const config = join(home.dir, "copy.toml");
+    writeFileSync(config, `[server]\ndata = ${JSON.stringify(copy)}\n`);
+    const served = await startServe(["--port", "0"], {
+      cwd: home.dir,
+      env: { ...env, LORE_CONFIG: config },
+      data: copy,
+    });
+    try {
+      expect(await listed(served)).toEqual([ID_B]);
+    } finally {
+      await served.stop();
+    }
   });
 });

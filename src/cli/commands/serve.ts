@@ -81,6 +81,9 @@ export const serveCommand: Command = {
     const { serverIndexFile } = await import("../../main/server-index-file.js");
     settings.database = serverIndexFile(settings);
     delete settings.databaseIsDefault;
+    const { prepareServerIndexFile } = await import("../../main/server-index-file.js");
+    const { requireWritableDir } = await import("../../main/open-server.js");
+    prepareServerIndexFile(settings.database, settings.server.data, requireWritableDir);
     const lore = await ctx.openLore();
     const { startTeamServer } = await import("../../main/compose-server.js");
     const server = await startTeamServer({
