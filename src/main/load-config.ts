@@ -1,4 +1,4 @@
-import { existsSync, realpathSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { homedir, hostname, userInfo } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { ConfigFile } from "../core/config/config.js";
@@ -25,6 +25,7 @@ import {
   listRoots,
 } from "../core/roots/knowledge-roots.js";
 import type * as ConfigReader from "./read-config.js";
+import { realPathOr } from "./real-path.js";
 
 /** The environment variables Lore reads (all optional). */
 export type LoreEnv = Readonly<Record<string, string | undefined>>;
@@ -244,12 +245,12 @@ export function loadSettings(options: LoadSettingsOptions = {}): LoreSettings {
     layers.push({ kind: found.user.kind, file: found.user.file, value, trusted: true });
   }
   if (found.project !== null) {
-    const folder = realpathOr(dirname(found.project));
+    const folder = realPathOr(dirname(found.project));
     const trust = (reader as typeof ConfigReader).readTrustedFolders(env);
     if (trust.problem !== undefined) notices.push(trustFileNotice(trust.problem));
     const value = resolveLayerPaths(readConfigFile(found.project), dirname(found.project), env);
     // Real paths, so a link inside the project that leads out of it is seen as outside.
-    if (value.index?.repos !== undefined) value.index.repos = value.index.repos.map(realpathOr);
+    if (value.index?.repos !== undefined) value.index.repos = value.index.repos.map(realPathOr);
     const trusted = trust.folders.includes(folder);
     layers.push({ kind: "project", file: found.project, value, trusted, folder });
   }
@@ -411,15 +412,7 @@ function safeHostname(): string {
 }
 
 function sameFile(a: string, b: string): boolean {
-  return realpathOr(a) === realpathOr(b);
-}
-
-function realpathOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return resolve(path);
-  }
+  return realPathOr(a) === realPathOr(b);
 }
 
 function isFile(path: string): boolean {

@@ -11,7 +11,6 @@
  * repository sees its drafts, nobody else sees anything of them.
  */
 
-import { realpathSync } from "node:fs";
 import { join } from "node:path";
 import { bareMergeGit } from "../adapters/git-cli/merge-git.js";
 import type { Principal } from "../core/access/rights.js";
@@ -45,6 +44,7 @@ import { closeWebSession, openWebSession, resumeWebSession } from "../services/w
 import type { Lore } from "./compose.js";
 import { hostedStats } from "./hosted-stats.js";
 import { createLocalAdmin } from "./local-admin.js";
+import { realPathOr } from "./real-path.js";
 import { createDraftsApi, createLimitsApi, type OpenMachineMergeRequest } from "./server-drafts.js";
 import { createReceiptsApi } from "./server-receipts.js";
 import { createStatsApi } from "./server-stats.js";
@@ -155,7 +155,7 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
       );
     }
   };
-  const servedFolders = new Set((deps.local?.targets ?? []).map(realPath));
+  const servedFolders = new Set((deps.local?.targets ?? []).map(realPathOr));
   /** The index sources the caller may see (see the module header), each brought fresh. */
   const visibleSources = async (principal: Principal): Promise<string[]> => {
     if (!principal.scopes.includes("knowledge:read")) return [];
@@ -175,7 +175,7 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
       const hostedNames = new Set(all.map((repo) => repo.fullName));
       for (const source of deps.index.repositoryRecords()) {
         if (hostedNames.has(source.repo)) continue;
-        if (rootOfRepo(source.repo) !== undefined || servedFolders.has(realPath(source.path))) {
+        if (rootOfRepo(source.repo) !== undefined || servedFolders.has(realPathOr(source.path))) {
           names.push(source.repo);
         }
       }
@@ -491,14 +491,5 @@ function tryResolve(lore: Lore | undefined, name: string): string | undefined {
     return lore?.resolveRepo(name);
   } catch {
     return undefined;
-  }
-}
-
-/** The folder with its links resolved; the path as given when it is gone. */
-function realPath(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
   }
 }

@@ -12,13 +12,15 @@
  * repository of this data folder, the server goes on using it (its drafts, counters and
  * receipts are there).
  */
-import { chmodSync, closeSync, existsSync, openSync, realpathSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, openSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import Database from "better-sqlite3";
 import { LoreError } from "../core/errors/lore-error.js";
 import type { EntryIndex } from "../index/entry-index.js";
 import { SERVER_DB_FILE } from "../index/server-store/sqlite-server-store.js";
 import type { LoreSettings } from "./load-config.js";
+import { requireWritableDir } from "./open-server.js";
+import { realPathOr } from "./real-path.js";
 
 /** The server's own index file in its data folder. */
 export const SERVER_INDEX_FILE = "index.db";
@@ -86,14 +88,6 @@ export function claimServerIndex(index: EntryIndex, dataDir: string, indexFile: 
   }
 }
 
-function realPathOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-
 /**
  * Readies the server's index file before SQLite opens it: when it is the data folder's own
  * (`<data>/index.db`), it is made with mode 0600 (or narrowed to it, with its `-wal` and
@@ -106,12 +100,8 @@ function realPathOr(path: string): string {
  * @param dataDir - `[server] data`.
  * @throws LoreError `path_not_writable`.
  */
-export function prepareServerIndexFile(
-  indexFile: string,
-  dataDir: string,
-  requireWritable: (dir: string) => void,
-): void {
-  requireWritable(dataDir);
+export function prepareServerIndexFile(indexFile: string, dataDir: string): void {
+  requireWritableDir(dataDir);
   if (realPathOr(dirname(resolve(indexFile))) !== realPathOr(resolve(dataDir))) return;
   if (!existsSync(indexFile)) {
     closeSync(openSync(indexFile, "a", 0o600));

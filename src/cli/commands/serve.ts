@@ -78,12 +78,12 @@ export const serveCommand: Command = {
     const repos = startRepos(ctx, args);
     // The server's own index (its data folder's, unless one was named): every part of
     // this process — the index, the hooks it installs — then uses that file.
-    const { serverIndexFile } = await import("../../main/server-index-file.js");
+    const { prepareServerIndexFile, serverIndexFile } = await import(
+      "../../main/server-index-file.js"
+    );
     settings.database = serverIndexFile(settings);
     delete settings.databaseIsDefault;
-    const { prepareServerIndexFile } = await import("../../main/server-index-file.js");
-    const { requireWritableDir } = await import("../../main/open-server.js");
-    prepareServerIndexFile(settings.database, settings.server.data, requireWritableDir);
+    prepareServerIndexFile(settings.database, settings.server.data);
     const lore = await ctx.openLore();
     const { startTeamServer } = await import("../../main/compose-server.js");
     const server = await startTeamServer({
