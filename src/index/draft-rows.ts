@@ -5,7 +5,9 @@
  * search and open list it with the file entries.
  *
  * Reached as `EntryIndex.drafts`; every write runs in the index's transaction, so a draft
- * and its entry are stored or removed together.
+ * and its entry are stored or removed together. The drafts services reach it through the
+ * drafts port (`services/drafts/sqlite-draft-store.ts`); on PostgreSQL it is the server's
+ * mirror of the shared drafts (`services/drafts/mirrored-draft-store.ts`).
  */
 import {
   type DraftDelivery,
@@ -14,6 +16,7 @@ import {
   draftSourceOf,
 } from "../core/drafts/draft.js";
 import { LoreError } from "../core/errors/lore-error.js";
+import type { DraftListOptions } from "../ports/draft-store.js";
 import type { EntryIndex, FileRecord } from "./entry-index.js";
 import type { SqliteDatabase } from "./sqlite-database.js";
 
@@ -31,15 +34,8 @@ interface DraftRow {
   delivered_mr: number | null;
 }
 
-/** Options of {@link DraftRows.list}. */
-export interface DraftListOptions {
-  /** Only drafts whose id sorts after this one (the page cursor). */
-  after?: string;
-  /** At most this many. */
-  limit: number;
-  /** Only this branch's drafts. */
-  branch?: string;
-}
+/** Options of {@link DraftRows.list} (the drafts port's). */
+export type { DraftListOptions };
 
 /** The drafts table of one index. */
 export class DraftRows {
@@ -66,6 +62,8 @@ export class DraftRows {
       ),
       ofBranch: p("SELECT * FROM drafts WHERE repo = ? AND branch = ? ORDER BY id"),
       countByAuthor: p("SELECT count(*) FROM drafts WHERE author = ?").pluck(),
+      countAll: p("SELECT count(*) FROM drafts").pluck(),
+      all: p("SELECT * FROM drafts ORDER BY repo, id"),
       remove: p("DELETE FROM drafts WHERE repo = ? AND id = ?"),
       markDelivered: p(
         `UPDATE drafts SET delivered_branch = ?, delivered_commit = ?, delivered_at = ?, delivered_mr = ?
@@ -148,6 +146,16 @@ export class DraftRows {
   /** How many drafts an author holds over all repositories (the draft limit counts these). */
   countByAuthor(author: string): number {
     return this.#sql.countByAuthor.get(author) as number;
+  }
+
+  /** How many drafts the index holds. */
+  countAll(): number {
+    return this.#sql.countAll.get() as number;
+  }
+
+  /** Every draft of the index, by repository and id (`lore db migrate`, the mirror). */
+  all(): DraftRecord[] {
+    return (this.#sql.all.all() as DraftRow[]).map(toDraft);
   }
 
   /**

@@ -217,6 +217,13 @@ export class EntryIndex {
   readonly mechanisms: readonly string[];
   /** Drafts (migration 6, see `draft-rows.ts`). */
   readonly drafts: DraftRows;
+  /**
+   * Told of each draft a file replaced (a file with the draft's id reached the repository's
+   * default branch, {@link putFile}), after it was removed here, inside the write: the
+   * server's mirror of the drafts on PostgreSQL removes it there too
+   * (`services/drafts/mirrored-draft-store.ts`). Must not throw nor write. Default: none.
+   */
+  onDraftSuperseded: ((repo: string, id: string) => void) | undefined;
   /** Load receipts (migration 9, see `receipt-rows.ts`). */
   readonly receipts: ReceiptRows;
   readonly #db: SqliteDatabase;
@@ -495,8 +502,12 @@ export class EntryIndex {
     // A file that arrives with a draft's id replaces the draft (seed 004, «Снимает
     // черновик попадание его файла в ветку по умолчанию»): the id, hence the counters,
     // carry over.
-    if (repoOfDraftSource(file.repo) === undefined)
-      this.drafts.remove(file.repo, file.parsed.entry.id);
+    if (
+      repoOfDraftSource(file.repo) === undefined &&
+      this.drafts.remove(file.repo, file.parsed.entry.id)
+    ) {
+      this.onDraftSuperseded?.(file.repo, file.parsed.entry.id);
+    }
     return { stored: "entry" };
   }
 

@@ -20,6 +20,7 @@ import { type DeliveryDeps, deliverDrafts } from "../services/drafts/deliver-dra
 import { discardDraft } from "../services/drafts/discard-draft.js";
 import { localDraftLimit } from "../services/drafts/draft-limit.js";
 import { listDrafts } from "../services/drafts/list-drafts.js";
+import { sqliteDraftStore } from "../services/drafts/sqlite-draft-store.js";
 import { writeDraft } from "../services/drafts/write-draft.js";
 import type { Lore } from "./compose.js";
 import { currentHostedRepo } from "./current-repo.js";
@@ -104,7 +105,7 @@ export function localDraftsPort(lore: Lore, cwd: string, env: ForgeEnv = process
     },
     async list({ repo, branch, per_page, after }) {
       const work = await repoOf(repo);
-      const page = listDrafts(index, {
+      const page = await listDrafts(sqliteDraftStore(index), {
         repos: [work.identity],
         ...(branch === undefined ? {} : { branch }),
         ...(per_page === undefined ? {} : { perPage: per_page }),
@@ -114,7 +115,12 @@ export function localDraftsPort(lore: Lore, cwd: string, env: ForgeEnv = process
     },
     async discard({ repo, id }) {
       const work = await repoOf(repo);
-      discardDraft(index, { repo: work.identity, id, caller: user, callerMayWrite: true });
+      await discardDraft(sqliteDraftStore(index), {
+        repo: work.identity,
+        id,
+        caller: user,
+        callerMayWrite: true,
+      });
     },
     async deliver({ repo, branch, mode, label, forge }) {
       const work = await repoOf(repo);

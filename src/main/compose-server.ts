@@ -212,6 +212,7 @@ export async function startTeamServer(options: TeamServerOptions): Promise<TeamS
       afterCreateRepo: (dir) => installHooks(dir, hookInstallOptions(lore.settings, dataDir)),
       edition: licence.edition,
       ...(indexStore === undefined ? {} : { indexStore }),
+      ...(writer === undefined ? {} : { healIndex: writer }),
       ...(lore.settings.server.shownRateLimit === undefined
         ? {}
         : { shownRateLimit: lore.settings.server.shownRateLimit }),

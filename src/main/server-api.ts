@@ -26,6 +26,7 @@ import type { RepoView, ServerApi, UserView } from "../http/server-api.js";
 import type { EntryIndex } from "../index/entry-index.js";
 import { sqliteIndexStore } from "../index/index-store/sqlite-index-store.js";
 import type { DraftsPort, KnowledgePort, RecallArgs } from "../mcp/knowledge-port.js";
+import type { DraftStore } from "../ports/draft-store.js";
 import type { IndexStore } from "../ports/index-store.js";
 import type { RepoRecord, ServerStore } from "../ports/server-store.js";
 import { requireServerAdmin } from "../services/access/admin-rights.js";
@@ -33,6 +34,8 @@ import { authenticateToken } from "../services/access/authenticate.js";
 import { authorizeRepo, grantedLevels, levelOn } from "../services/access/authorize.js";
 import { bareRepoPath } from "../services/access/hosted-repos.js";
 import { type FileAtRef, readRawFile } from "../services/api/raw-file.js";
+import { MirroredDraftStore } from "../services/drafts/mirrored-draft-store.js";
+import { sqliteDraftStore } from "../services/drafts/sqlite-draft-store.js";
 import { writeWhenFree } from "../services/indexing/write-when-free.js";
 import { getEntry } from "../services/knowledge/get-entry.js";
 import { listKnowledge } from "../services/knowledge/list-knowledge.js";
@@ -101,6 +104,30 @@ export interface ServerApiDeps {
    * Default: the SQLite view of `index` (its counters; locks of the data folder).
    */
   indexStore?: IndexStore;
+  /**
+   * The index the heals write through when it is another connection than `index`
+   * (`lore serve`'s writer): with drafts on PostgreSQL, a draft a file replaces there is
+   * removed from PostgreSQL too. Default: `index` only.
+   */
+  healIndex?: EntryIndex;
+}
+
+/**
+ * The drafts port of the server: with shared records (`[server] database`), the records
+ * mirrored into `deps.index` (and watched in `deps.healIndex`); else the index's own.
+ */
+function sharedDraftStore(deps: ServerApiDeps): DraftStore {
+  const records = deps.indexStore?.drafts;
+  if (records === undefined) return sqliteDraftStore(deps.index);
+  const mirrored = new MirroredDraftStore({
+    records,
+    index: deps.index,
+    hostedRepos: async () => (await deps.store.listRepos()).map((repo) => repo.fullName),
+  });
+  if (deps.healIndex !== undefined && deps.healIndex !== deps.index) {
+    mirrored.watch(deps.healIndex);
+  }
+  return mirrored;
 }
 
 /** The refusal of a root tool to a caller who is not a site admin. */
@@ -124,6 +151,9 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
   // Several servers may share the data folder: their delivery locks meet in its `locks/`.
   const indexStore =
     deps.indexStore ?? sqliteIndexStore(deps.index, { lockDir: join(deps.dataDir, "locks") });
+  // The drafts: PostgreSQL's, mirrored into this server's index, with `[server] database`;
+  // else the index's own.
+  const draftStore = sharedDraftStore(deps);
   const hosted = (repo: RepoRecord): HostedRepo => ({
     fullName: repo.fullName,
     dir: bareRepoPath(deps.dataDir, repo.fullName),
@@ -167,6 +197,8 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
     // One repository that cannot be brought fresh (its folder gone, git failing) does not
     // take the others' answers with it: its last index is read, the failure logged once.
     for (const repo of readable) await freshenOrKeep(repo);
+    // The drafts other servers wrote or removed meanwhile (PostgreSQL; nothing on SQLite).
+    await draftStore.refresh();
     // A repository's drafts (source `draft:<repo>`) are read with the same right as it.
     const names = readable.flatMap((repo) => [repo.fullName, draftSourceOf(repo.fullName)]);
     if (principal.siteAdmin) {
@@ -276,6 +308,7 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
   const drafts = createDraftsApi({
     store: deps.store,
     index: deps.index,
+    drafts: draftStore,
     dataDir: deps.dataDir,
     freshen: deps.freshen,
     now,
@@ -315,6 +348,7 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
       await writeWhenFree(deps.index, () => deps.index.forgetHostedRepository(fullName));
       await deps.indexStore?.counters.forgetRepo(fullName);
       await deps.indexStore?.receipts.forgetRepo(fullName);
+      await deps.indexStore?.drafts?.forgetRepo(fullName);
     },
     afterRemoveUser: async (name) => {
       await writeWhenFree(deps.index, () => deps.index.forgetUserCounters(name));
@@ -327,7 +361,10 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
     store: deps.store,
     index: deps.index,
     counters: indexStore.counters,
-    freshen: (repo) => deps.freshen(hosted(repo)),
+    freshen: async (repo) => {
+      await deps.freshen(hosted(repo));
+      await draftStore.refresh();
+    },
     edition: deps.edition ?? "community",
     shownRateLimit: deps.shownRateLimit ?? DEFAULT_SHOWN_RATE_LIMIT,
     now,
@@ -367,6 +404,7 @@ export function createServerApi(deps: ServerApiDeps): ServerApi {
     async knowledge(principal, fullName) {
       const repo = await authorizeRead(principal, fullName, false);
       await deps.freshen(hosted(repo));
+      await draftStore.refresh();
       return listKnowledge(deps.index, repo.fullName);
     },
     async raw(principal, fullName, path, ref) {

@@ -19,6 +19,7 @@ import { isLoreError, LoreError } from "../core/errors/lore-error.js";
 import { decideBranchPush } from "../core/push/branch-protection.js";
 import type { DraftsApi, LimitSubject, LimitsApi, LimitView } from "../http/drafts-api.js";
 import type { EntryIndex } from "../index/entry-index.js";
+import type { DraftStore } from "../ports/draft-store.js";
 import type { StoreLocks } from "../ports/index-store.js";
 import type { RepoRecord, ServerStore, Subject } from "../ports/server-store.js";
 import { authorizeRepo } from "../services/access/authorize.js";
@@ -27,6 +28,7 @@ import { deliverDrafts } from "../services/drafts/deliver-drafts.js";
 import { discardDraft } from "../services/drafts/discard-draft.js";
 import { serverDraftLimit } from "../services/drafts/draft-limit.js";
 import { listDrafts } from "../services/drafts/list-drafts.js";
+import { sqliteDraftStore } from "../services/drafts/sqlite-draft-store.js";
 import { writeDraft } from "../services/drafts/write-draft.js";
 import type { HostedRepo } from "./server-api.js";
 
@@ -47,6 +49,11 @@ export type OpenMachineMergeRequest = (args: {
 export interface ServerDraftsDeps {
   store: ServerStore;
   index: EntryIndex;
+  /**
+   * The drafts: PostgreSQL's mirrored into `index` with `[server] database`
+   * (`mirrored-draft-store.ts`), else the index's own. Default: the index's own.
+   */
+  drafts?: DraftStore;
   /** The data folder: the bare repositories are under `repos/`. */
   dataDir: string;
   /** Parses a hosted repository's default branch into the index (the heal of a push). */
@@ -66,6 +73,7 @@ export interface ServerDraftsDeps {
  */
 export function createDraftsApi(deps: ServerDraftsDeps): DraftsApi {
   const now = deps.now ?? Date.now;
+  const drafts = deps.drafts ?? sqliteDraftStore(deps.index);
   const limitFor = serverDraftLimit(deps.store);
   const hosted = (repo: RepoRecord): HostedRepo => ({
     fullName: repo.fullName,
@@ -83,9 +91,11 @@ export function createDraftsApi(deps: ServerDraftsDeps): DraftsApi {
   return {
     async list(principal, fullName, page) {
       const repo = await authorizeRepo(deps.store, principal, fullName, "knowledge:read");
-      // Drafts whose files reached the default branch stop being drafts at the next read.
+      // Drafts whose files reached the default branch stop being drafts at the next read
+      // (on PostgreSQL the refresh removes them there too).
       await deps.freshen(hosted(repo));
-      const answer = listDrafts(deps.index, {
+      await drafts.refresh();
+      const answer = await listDrafts(drafts, {
         repos: [repo.fullName],
         ...(page.perPage === undefined ? {} : { perPage: page.perPage }),
         ...(page.after === undefined ? {} : { after: page.after }),
@@ -96,7 +106,7 @@ export function createDraftsApi(deps: ServerDraftsDeps): DraftsApi {
     async write(principal, fullName, input) {
       const repo = await authorizeRepo(deps.store, principal, fullName, "knowledge:write");
       const draft = await writeDraft(
-        { index: deps.index, now, limitFor },
+        { index: deps.index, drafts, now, limitFor },
         { repo: repo.fullName, author: principal.user, input },
       );
       return draftView(draft);
@@ -112,7 +122,12 @@ export function createDraftsApi(deps: ServerDraftsDeps): DraftsApi {
         );
       }
       const callerMayWrite = await mayWrite(principal, fullName);
-      discardDraft(deps.index, { repo: repo.fullName, id, caller: principal.user, callerMayWrite });
+      await discardDraft(drafts, {
+        repo: repo.fullName,
+        id,
+        caller: principal.user,
+        callerMayWrite,
+      });
     },
     async deliver(principal, fullName, input) {
       const repo = await authorizeRepo(deps.store, principal, fullName, "knowledge:write");
@@ -121,6 +136,7 @@ export function createDraftsApi(deps: ServerDraftsDeps): DraftsApi {
       return deliverDrafts(
         {
           index: deps.index,
+          drafts,
           target,
           now,
           ...(deps.locks === undefined ? {} : { locks: deps.locks }),

@@ -2,14 +2,15 @@ import type { NewReceipt, ReceiptQuery, ReceiptRecord } from "../core/receipts/r
 import type { CounterRow, CountKey } from "../core/stats/usage-counts.js";
 import type { DailyRow } from "../core/stats/usage-days.js";
 import type { CounterSum } from "../core/stats/usage-sums.js";
+import type { SharedDraftRecords } from "./draft-store.js";
 
 /**
  * The index's records that must be exact across several `lore serve` over one database
  * (scale-out: PostgreSQL as the team server's database), behind one port with two engines:
  * SQLite (`index/index-store/sqlite-index-store.ts`, over the process's `EntryIndex`, the
  * embedded default) and PostgreSQL (`index/index-store/pg-index-store.ts`). One member per
- * concept — counters, locks, load receipts — so that the next concepts (drafts, entries)
- * join as members of their own without changing these.
+ * concept — counters, locks, load receipts, drafts — so that the next (entries) join as a
+ * member of its own without changing these.
  *
  * Every method that reaches the database is async (a PostgreSQL pool answers later). Times
  * are ms since the epoch. Errors of the database are LoreErrors: `database_unavailable`
@@ -23,6 +24,12 @@ export interface IndexStore {
   readonly locks: StoreLocks;
   /** Load receipts (README "Load receipts"): what each recall surfaced, for whom and why. */
   readonly receipts: ReceiptStore;
+  /**
+   * The drafts' records shared by every server on the database (PostgreSQL), each server
+   * mirroring them into its own index (`services/drafts/mirrored-draft-store.ts`).
+   * Absent on SQLite: the drafts are the index's own (`EntryIndex.drafts`).
+   */
+  readonly drafts?: SharedDraftRecords;
   /** Writes the queued counts, then lets go of the database (PostgreSQL: ends the pool). Idempotent. */
   close(): Promise<void>;
 }

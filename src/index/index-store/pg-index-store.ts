@@ -3,10 +3,12 @@
  * database): a pool of connections, the schema brought to the latest version
  * (`pg-index-migrations.ts`, under its own advisory lock: eight servers starting at once
  * migrate it once), the counters (`pg-counter-store.ts`), the load receipts
- * (`pg-receipt-store.ts`) and the locks (`pg-store-locks.ts`).
+ * (`pg-receipt-store.ts`), the drafts (`pg-draft-store.ts`) and the locks
+ * (`pg-store-locks.ts`).
  */
 import type pg from "pg";
 import { DEFAULT_RECEIPT_KEEP_DAYS } from "../../core/config/config-defaults.js";
+import type { SharedDraftRecords } from "../../ports/draft-store.js";
 import type {
   CounterStore,
   IndexStore,
@@ -17,6 +19,7 @@ import { applyPgMigrations } from "../pg-apply-migrations.js";
 import { passwordOf, pgServerDbError } from "../server-store/pg-db-error.js";
 import { CONNECT_TIMEOUT_MS, createPool } from "../server-store/pg-server-store.js";
 import { PgCounterStore } from "./pg-counter-store.js";
+import { PgDraftStore } from "./pg-draft-store.js";
 import { PG_INDEX_MIGRATION_LOCK_KEY, PG_INDEX_MIGRATIONS } from "./pg-index-migrations.js";
 import { PgReceiptStore } from "./pg-receipt-store.js";
 import { PgStoreLocks } from "./pg-store-locks.js";
@@ -36,6 +39,7 @@ class PgIndexStore implements IndexStore {
   readonly counters: CounterStore;
   readonly locks: StoreLocks;
   readonly receipts: ReceiptStore;
+  readonly drafts: SharedDraftRecords;
   readonly #counters: PgCounterStore;
   readonly #pool: pg.Pool;
   #closing: Promise<void> | undefined;
@@ -50,6 +54,7 @@ class PgIndexStore implements IndexStore {
     this.#counters = new PgCounterStore(pool, fail);
     this.counters = this.#counters;
     this.receipts = new PgReceiptStore(pool, fail, receiptKeepDays);
+    this.drafts = new PgDraftStore(pool, fail);
     this.locks = new PgStoreLocks({ url, connectTimeoutMs: CONNECT_TIMEOUT_MS, fail });
   }
 

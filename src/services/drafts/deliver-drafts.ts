@@ -22,8 +22,10 @@ import {
 } from "../../core/merge-requests/merge-rules.js";
 import type { EntryIndex } from "../../index/entry-index.js";
 import type { DeliveryTarget, GitPerson } from "../../ports/delivery-target.js";
+import type { DraftStore } from "../../ports/draft-store.js";
 import type { StoreLocks } from "../../ports/index-store.js";
 import { gitBlobSha } from "../indexing/index-folder.js";
+import { sqliteDraftStore } from "./sqlite-draft-store.js";
 
 /** The committer of every delivery commit (the author is the caller). */
 export const LORE_COMMITTER: GitPerson = { name: "Lore", email: "lore@lore.invalid" };
@@ -35,6 +37,11 @@ export const DELIVERY_RACE_RETRIES = 20;
 export interface DeliveryDeps {
   /** The index holding the drafts (`index.drafts`). */
   index: EntryIndex;
+  /**
+   * The drafts (the port: PostgreSQL on a team server with `[server] database`).
+   * Default: the index's own (`sqliteDraftStore(index)`).
+   */
+  drafts?: DraftStore;
   /** The repository the files are committed to. */
   target: DeliveryTarget;
   /** The clock, ms since the epoch. Default: `Date.now`. */
@@ -219,6 +226,8 @@ export function mergeRequestText(
 /** State of one run, shared by its batches. */
 interface Run {
   deps: DeliveryDeps;
+  /** The drafts (`deps.drafts`, or the index's own). */
+  drafts: DraftStore;
   repo: string;
   author: DeliveryAuthor;
   at: number;
@@ -245,7 +254,7 @@ async function settleWritten(run: Run, head: string, batch: DraftRecord[]): Prom
       rest.push(draft);
       continue;
     }
-    const now = run.deps.index.drafts.get(run.repo, draft.id);
+    const now = await run.drafts.get(run.repo, draft.id);
     if (now === undefined) continue; // removed meanwhile: its file arrived where it belongs
     if (
       now.delivered?.branch === run.dest.branch &&
@@ -256,7 +265,7 @@ async function settleWritten(run: Run, head: string, batch: DraftRecord[]): Prom
     settled.push(draft.id);
   }
   if (settled.length > 0) {
-    run.deps.index.drafts.markDelivered(run.repo, settled, {
+    await run.drafts.markDelivered(run.repo, settled, {
       branch: run.dest.branch,
       commit: head,
       at: run.at,
@@ -297,7 +306,7 @@ async function deliverBatch(run: Run, batch: DraftRecord[]): Promise<void> {
     });
     if (!("commit" in write)) continue;
     const ids = rest.map((draft) => draft.id);
-    deps.index.drafts.markDelivered(run.repo, ids, {
+    await run.drafts.markDelivered(run.repo, ids, {
       branch: run.dest.branch,
       commit: write.commit,
       at: run.at,
@@ -360,10 +369,8 @@ async function deliverUnlocked(
   checkInput(args.input);
   const at = (deps.now ?? Date.now)();
   const dest = await destination(deps.target, args.repo, args.input, at);
-  const pending = await pendingDrafts(
-    deps,
-    deps.index.drafts.ofBranch(args.repo, args.input.branch),
-  );
+  const drafts = deps.drafts ?? sqliteDraftStore(deps.index);
+  const pending = await pendingDrafts(deps, await drafts.ofBranch(args.repo, args.input.branch));
   if (pending.length === 0) return { commits: [], branch: dest.branch, delivered: [] };
   await deps.checkWrite?.(dest.branch);
   if (args.input.mode === "separate" && deps.openMergeRequest !== undefined) {
@@ -371,6 +378,7 @@ async function deliverUnlocked(
   }
   const run: Run = {
     deps,
+    drafts,
     repo: args.repo,
     author: args.author,
     at,
@@ -398,7 +406,7 @@ async function deliverUnlocked(
     // more (the parse of afterWrite or indexDefault may have removed them already; the
     // entry id and its counters stay).
     if (deps.indexDefault !== undefined && !(await deps.indexDefault(dest.branch))) return answer;
-    for (const id of run.delivered) deps.index.drafts.remove(args.repo, id);
+    for (const id of run.delivered) await drafts.remove(args.repo, id);
     return answer;
   }
   if (args.input.mode === "separate" && deps.openMergeRequest !== undefined) {
@@ -410,7 +418,7 @@ async function deliverUnlocked(
       ...mergeRequestText(args.input.branch, entries),
     });
     for (const [commit, ids] of run.marks) {
-      deps.index.drafts.markDelivered(args.repo, ids, {
+      await drafts.markDelivered(args.repo, ids, {
         branch: dest.branch,
         commit,
         at,

@@ -6,6 +6,7 @@ import { discardDraft } from "./discard-draft.js";
 import { localDraftLimit } from "./draft-limit.js";
 import { counterMinter, refusalOf, tempIndex } from "./drafts.test-helpers.js";
 import { listDrafts } from "./list-drafts.js";
+import { sqliteDraftStore } from "./sqlite-draft-store.js";
 import { writeDraft } from "./write-draft.js";
 
 let temp: ReturnType<typeof tempIndex>;
@@ -30,14 +31,14 @@ describe("listDrafts", () => {
     const written: DraftRecord[] = [];
     for (let i = 0; i < 120; i += 1) written.push(await write("acme/a", i % 2 ? "anna" : "boris"));
     await write("acme/hidden", "anna");
-    const first = listDrafts(index, { repos: ["acme/a"] });
+    const first = await listDrafts(sqliteDraftStore(index), { repos: ["acme/a"] });
     expect(first.items.length).toBe(50);
     expect(first.items[0]).toEqual(written[0]);
     expect(first.next_cursor).toBe(written[49]?.id);
     const ids: string[] = [];
     let cursor: string | null = null;
     do {
-      const page = listDrafts(index, {
+      const page = await listDrafts(sqliteDraftStore(index), {
         repos: ["acme/a"],
         perPage: 100,
         ...(cursor === null ? {} : { after: cursor }),
@@ -47,14 +48,18 @@ describe("listDrafts", () => {
     } while (cursor !== null);
     expect(ids).toEqual(written.map((d) => d.id));
     expect(
-      new Set(listDrafts(index, { repos: ["acme/a"], perPage: 100 }).items.map((d) => d.author)),
+      new Set(
+        (await listDrafts(sqliteDraftStore(index), { repos: ["acme/a"], perPage: 100 })).items.map(
+          (d) => d.author,
+        ),
+      ),
     ).toEqual(new Set(["anna", "boris"]));
   });
 
   it("filters by branch; a last page has next_cursor null", async () => {
     await write("r", "anna", "one");
     const two = await write("r", "anna", "two");
-    expect(listDrafts(index, { repos: ["r"], branch: "two" })).toEqual({
+    expect(await listDrafts(sqliteDraftStore(index), { repos: ["r"], branch: "two" })).toEqual({
       items: [two],
       next_cursor: null,
     });
@@ -62,15 +67,18 @@ describe("listDrafts", () => {
 
   it("refuses per_page outside 1..100 and a malformed cursor", async () => {
     for (const perPage of [0, 101, 2.5, -1]) {
-      expect((await refusalOf(() => listDrafts(index, { repos: ["r"], perPage }))).code).toBe(
-        "invalid_limit",
-      );
+      expect(
+        (await refusalOf(() => listDrafts(sqliteDraftStore(index), { repos: ["r"], perPage })))
+          .code,
+      ).toBe("invalid_limit");
     }
-    expect(listDrafts(index, { repos: ["r"], perPage: 100 }).items).toEqual([]);
+    expect(
+      (await listDrafts(sqliteDraftStore(index), { repos: ["r"], perPage: 100 })).items,
+    ).toEqual([]);
     for (const after of ["nope", "", "0190f5a4-3b2c-4d10-8a11-000000000001"]) {
-      expect((await refusalOf(() => listDrafts(index, { repos: ["r"], after }))).code).toBe(
-        "invalid_cursor",
-      );
+      expect(
+        (await refusalOf(() => listDrafts(sqliteDraftStore(index), { repos: ["r"], after }))).code,
+      ).toBe("invalid_cursor");
     }
   });
 });
@@ -78,7 +86,12 @@ describe("listDrafts", () => {
 describe("discardDraft", () => {
   it("lets the author remove their draft, with its entry", async () => {
     const draft = await write("r", "anna");
-    discardDraft(index, { repo: "r", id: draft.id, caller: "anna", callerMayWrite: false });
+    await discardDraft(sqliteDraftStore(index), {
+      repo: "r",
+      id: draft.id,
+      caller: "anna",
+      callerMayWrite: false,
+    });
     expect(index.drafts.get("r", draft.id)).toBeUndefined();
     expect(index.getEntry(draft.id, draftSourceOf("r"))).toBeUndefined();
   });
@@ -86,11 +99,21 @@ describe("discardDraft", () => {
   it("lets a writer of the repository remove another's draft; refuses a reader", async () => {
     const draft = await write("r", "anna");
     const refused = await refusalOf(() =>
-      discardDraft(index, { repo: "r", id: draft.id, caller: "boris", callerMayWrite: false }),
+      discardDraft(sqliteDraftStore(index), {
+        repo: "r",
+        id: draft.id,
+        caller: "boris",
+        callerMayWrite: false,
+      }),
     );
     expect(refused.code).toBe("forbidden");
     expect(index.drafts.get("r", draft.id)).toBeDefined();
-    discardDraft(index, { repo: "r", id: draft.id, caller: "vera", callerMayWrite: true });
+    await discardDraft(sqliteDraftStore(index), {
+      repo: "r",
+      id: draft.id,
+      caller: "vera",
+      callerMayWrite: true,
+    });
     expect(index.drafts.get("r", draft.id)).toBeUndefined();
   });
 
@@ -101,7 +124,7 @@ describe("discardDraft", () => {
       ["other", draft.id],
     ] as const) {
       const error = await refusalOf(() =>
-        discardDraft(index, { repo, id, caller: "anna", callerMayWrite: true }),
+        discardDraft(sqliteDraftStore(index), { repo, id, caller: "anna", callerMayWrite: true }),
       );
       expect(error.code).toBe("draft_not_found");
     }

@@ -1,22 +1,21 @@
 import { buildDraft } from "../../core/drafts/build-draft.js";
-import {
-  type DraftInput,
-  type DraftRecord,
-  draftFilePath,
-  draftSourceOf,
-} from "../../core/drafts/draft.js";
-import { LoreError } from "../../core/errors/lore-error.js";
+import { type DraftInput, type DraftRecord, draftFilePath } from "../../core/drafts/draft.js";
 import { type DraftPart, draftSecretDetected } from "../../core/safety/secret-finding.js";
 import type { EntryIndex } from "../../index/entry-index.js";
-import { gitBlobSha } from "../indexing/index-folder.js";
-import { writeWhenFree } from "../indexing/write-when-free.js";
+import type { DraftStore } from "../../ports/draft-store.js";
 import { mintEntryId } from "../knowledge/mint-entry-id.js";
 import { scanSecrets } from "../safety/scan-secrets.js";
+import { sqliteDraftStore } from "./sqlite-draft-store.js";
 
 /** What {@link writeDraft} needs. */
 export interface DraftDeps {
   /** The index the draft is written into (seed 004: «черновики пишутся прямо в него»). */
   index: EntryIndex;
+  /**
+   * The drafts (the port: PostgreSQL on a team server with `[server] database`, mirrored
+   * into `index`). Default: the index's own (`sqliteDraftStore(index)`).
+   */
+  drafts?: DraftStore;
   /** The clock, ms since the epoch. Default: `Date.now`. */
   now?: () => number;
   /**
@@ -32,18 +31,17 @@ export interface DraftDeps {
  * Writes a draft (seed 004, "Как знание выходит наружу": `POST …/knowledge/drafts`,
  * `knowledge_draft`, `lore draft add`): builds its future file (`buildDraft`: strict parse,
  * id assigned when absent, the 64 KB limit), scans that file for credentials (the secret
- * guard, `services/safety/scan-secrets.ts`: a hit refuses before anything is stored), then in ONE index transaction checks the id is
- * free in the repository (no file entry of `repo`, no draft of it) and the author holds
- * fewer drafts than their limit, and stores the draft with its entry under
- * `draft:<repo>` so recall, search and open see it at once.
+ * guard, `services/safety/scan-secrets.ts`: a hit refuses before anything is stored), then
+ * in ONE step of the drafts store (`DraftStore.insert`) checks the id is free in the
+ * repository (no file entry of `repo`, no draft of it) and the author holds fewer drafts
+ * than their limit, and stores the draft with its entry under `draft:<repo>` so recall,
+ * search and open see it at once.
  *
- * The count and the insert share the index's `BEGIN IMMEDIATE` transaction: it holds the
- * database's write lock from the count to the commit, so two writers at the limit — in
- * one process (better-sqlite3 is synchronous: the transaction runs to its end before
- * another starts) or in two processes on one index file (the second waits for the lock,
- * then counts the first's draft) — never both pass. The lock is waited for on the event
- * loop (`writeWhenFree`), never in SQLite's busy handler: a heal of the same server holding
- * it across its git reads must be able to finish meanwhile.
+ * The count and the insert are one step: on SQLite the index's `BEGIN IMMEDIATE`
+ * transaction (`sqlite-draft-store.ts`: two writers at the limit in one process or in two
+ * on one index file never both pass, the lock waited for on the event loop); on PostgreSQL
+ * one transaction under the drafts' change lock (`mirrored-draft-store.ts`: exact across
+ * every server over the database).
  *
  * @param deps - see {@link DraftDeps}.
  * @param args - `repo`: the repository's index name (`owner/name` hosted, the identity of
@@ -61,7 +59,6 @@ export async function writeDraft(
   deps: DraftDeps,
   args: { repo: string; author: string; input: DraftInput },
 ): Promise<DraftRecord> {
-  const { index } = deps;
   const built = buildDraft(args.input, deps.mintId ?? mintEntryId);
   await refuseDraftSecrets(built.text, built.id, args.input);
   const limit = await deps.limitFor(args.author);
@@ -74,27 +71,11 @@ export async function writeDraft(
     size: built.size,
     text: built.text,
   };
-  await writeWhenFree(index, () => {
-    for (const source of [args.repo, draftSourceOf(args.repo)]) {
-      const owner = index.idOwners(source, [draft.id]).get(draft.id);
-      if (owner !== undefined) {
-        const data = { id: draft.id, path: owner.path, repo: args.repo };
-        throw new LoreError("draft_id_taken", data, { data });
-      }
-    }
-    const count = index.drafts.countByAuthor(args.author);
-    if (count >= limit) {
-      const data = { author: args.author, count, limit };
-      throw new LoreError("draft_limit_reached", data, { data });
-    }
-    index.drafts.insert(draft, {
-      repo: draftSourceOf(args.repo),
-      path: draftFilePath(draft.id),
-      blobSha: gitBlobSha(new TextEncoder().encode(draft.text)),
-      parsed: built.parsed,
-      diagnostics: built.diagnostics,
-    });
-  });
+  await (deps.drafts ?? sqliteDraftStore(deps.index)).insert(
+    draft,
+    { parsed: built.parsed, diagnostics: built.diagnostics },
+    limit,
+  );
   return draft;
 }
 

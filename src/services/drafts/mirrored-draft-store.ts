@@ -1,0 +1,246 @@
+/**
+ * The drafts port on PostgreSQL (scale-out: several `lore serve` over one database share
+ * the drafts; seed 004, "Как знание выходит наружу", "Пределы"): the records live in
+ * PostgreSQL (`SharedDraftRecords`, `index/index-store/pg-draft-store.ts`) and each server
+ * mirrors them, with their entries under `draft:<repo>`, into its own SQLite index, so
+ * recall, search and open list them as before.
+ *
+ * - Reads of the records (`get`, `list`, `ofBranch`, counts) answer PostgreSQL's.
+ * - Writes go to PostgreSQL first (committed: the answer stands), then to this server's
+ *   mirror; a mirror write that fails (the index locked past its wait) is made by the next
+ *   {@link MirroredDraftStore.refresh}.
+ * - {@link MirroredDraftStore.refresh} (before every read that can show drafts) applies the
+ *   changes numbered after the last it applied: one query when nothing changed. The first
+ *   one of a process reads every draft and makes the mirror equal, for the hosted
+ *   repositories: a draft the mirror holds and PostgreSQL ever held (removed meanwhile) is
+ *   dropped; one PostgreSQL never saw (an index of before drafts moved to PostgreSQL) is
+ *   uploaded as it is.
+ * - A file that reaches the default branch with a draft's id removes the draft from the
+ *   index (`EntryIndex.onDraftSuperseded`); the mirror removes it from PostgreSQL at the
+ *   next refresh. A shared draft whose id a file of the index holds already is not
+ *   mirrored and is removed there too.
+ *
+ * Applying is idempotent: several servers on one index file (one machine) mirror into it
+ * each, and a change applied twice changes nothing.
+ */
+import { type DraftDelivery, type DraftRecord, draftFilePath } from "../../core/drafts/draft.js";
+import { parseEntry } from "../../core/entry/parse-entry.js";
+import { LoreError } from "../../core/errors/lore-error.js";
+import type { EntryIndex } from "../../index/entry-index.js";
+import type {
+  DraftChanges,
+  DraftEntry,
+  DraftKey,
+  DraftListOptions,
+  DraftStore,
+  SharedDraftRecords,
+} from "../../ports/draft-store.js";
+import { writeWhenFree } from "../indexing/write-when-free.js";
+import { storeDraftEntry } from "./sqlite-draft-store.js";
+
+/** What a {@link MirroredDraftStore} works with. */
+export interface MirroredDraftsOptions {
+  /** The shared records (the PostgreSQL `IndexStore`'s `drafts`). */
+  records: SharedDraftRecords;
+  /** This server's index: the mirror. */
+  index: EntryIndex;
+  /**
+   * The hosted repositories' names (the server store's): the first refresh makes the
+   * mirror's drafts of these equal to the records' (a local `lore draft` of another source
+   * in the same index file is left alone).
+   */
+  hostedRepos: () => Promise<readonly string[]>;
+}
+
+/** {@link DraftStore} over shared records and a mirror in the server's index (see the module header). */
+export class MirroredDraftStore implements DraftStore {
+  readonly #records: SharedDraftRecords;
+  readonly #index: EntryIndex;
+  readonly #hostedRepos: () => Promise<readonly string[]>;
+  /** The last change number applied; `undefined` until the first refresh. */
+  #seq: number | undefined;
+  /** Drafts a file replaced in the index, still to remove from the records. */
+  #superseded: DraftKey[] = [];
+  #tail: Promise<void> = Promise.resolve();
+  #queued: Promise<void> | undefined;
+
+  /** @param options - see {@link MirroredDraftsOptions}. */
+  constructor(options: MirroredDraftsOptions) {
+    this.#records = options.records;
+    this.#index = options.index;
+    this.#hostedRepos = options.hostedRepos;
+    this.watch(options.index);
+  }
+
+  /**
+   * Removes from the records, at the next refresh, each draft a file replaces in `index`
+   * (this server's mirror, and the connection its heals write through).
+   */
+  watch(index: EntryIndex): void {
+    index.onDraftSuperseded = (repo, id) => {
+      this.#superseded.push({ repo, id });
+    };
+  }
+
+  async insert(draft: DraftRecord, entry: DraftEntry, limit: number): Promise<void> {
+    // A file entry of the repository holding the id (the drafts' ids are the records').
+    const owner = this.#index.idOwners(draft.repo, [draft.id]).get(draft.id);
+    if (owner !== undefined) {
+      const data = { id: draft.id, path: owner.path, repo: draft.repo };
+      throw new LoreError("draft_id_taken", data, { data });
+    }
+    await this.#records.insert(draft, limit);
+    await this.#mirror(() => this.#apply(draft, entry));
+  }
+
+  get(repo: string, id: string): Promise<DraftRecord | undefined> {
+    return this.#records.get(repo, id);
+  }
+
+  list(repos: readonly string[], options: DraftListOptions): Promise<DraftRecord[]> {
+    return this.#records.list(repos, options);
+  }
+
+  ofBranch(repo: string, branch: string): Promise<DraftRecord[]> {
+    return this.#records.ofBranch(repo, branch);
+  }
+
+  countByAuthor(author: string): Promise<number> {
+    return this.#records.countByAuthor(author);
+  }
+
+  count(): Promise<number> {
+    return this.#records.count();
+  }
+
+  async remove(repo: string, id: string): Promise<boolean> {
+    const removed = await this.#records.remove(repo, id);
+    await this.#mirror(() => this.#index.drafts.remove(repo, id));
+    return removed;
+  }
+
+  async markDelivered(
+    repo: string,
+    ids: readonly string[],
+    delivery: DraftDelivery,
+  ): Promise<void> {
+    await this.#records.markDelivered(repo, ids, delivery);
+    await this.#mirror(() => this.#index.drafts.markDelivered(repo, ids, delivery));
+  }
+
+  async clearDelivered(repo: string, ids: readonly string[]): Promise<void> {
+    await this.#records.clearDelivered(repo, ids);
+    await this.#mirror(() => this.#index.drafts.clearDelivered(repo, ids));
+  }
+
+  /**
+   * Brings the mirror up to date (see the module header). Calls while one runs share the
+   * next run, which starts after they were made: a change committed before the call is
+   * always applied when it resolves.
+   *
+   * @throws the records' errors (`database_unavailable`); the index's (locked past its wait).
+   */
+  refresh(): Promise<void> {
+    if (this.#queued !== undefined) return this.#queued;
+    const run = this.#tail
+      .catch(() => undefined)
+      .then(() => {
+        this.#queued = undefined;
+        return this.#sync();
+      });
+    this.#queued = run;
+    this.#tail = run;
+    return run;
+  }
+
+  async #sync(): Promise<void> {
+    const superseded = this.#superseded.splice(0);
+    try {
+      for (const key of superseded) await this.#records.remove(key.repo, key.id);
+    } catch (error) {
+      this.#superseded.unshift(...superseded);
+      throw error;
+    }
+    const changes = await this.#records.changes(this.#seq);
+    const gone = changes.whole ? await this.#wholeSync(changes) : changes.removed;
+    if (changes.changed.length > 0 || gone.length > 0) {
+      await writeWhenFree(this.#index, () => {
+        for (const draft of changes.changed) this.#apply(draft);
+        for (const key of gone) this.#index.drafts.remove(key.repo, key.id);
+      });
+    }
+    this.#seq = changes.seq;
+    for (const key of this.#superseded.splice(0)) await this.#records.remove(key.repo, key.id);
+  }
+
+  /**
+   * The drafts of the hosted repositories the mirror holds and the records do not: those
+   * the records ever held go (answered, to remove); the others are uploaded.
+   */
+  async #wholeSync(changes: DraftChanges): Promise<DraftKey[]> {
+    const hosted = new Set(await this.#hostedRepos());
+    const shared = new Set(changes.changed.map((d) => `${d.repo}\n${d.id}`));
+    const only = this.#index.drafts
+      .all()
+      .filter((d) => hosted.has(d.repo) && !shared.has(`${d.repo}\n${d.id}`));
+    const held = await this.#records.everHeld(only.map((d) => ({ repo: d.repo, id: d.id })));
+    const heldKeys = new Set(held.map((k) => `${k.repo}\n${k.id}`));
+    await this.#records.adopt(only.filter((d) => !heldKeys.has(`${d.repo}\n${d.id}`)));
+    return held;
+  }
+
+  /**
+   * Makes the mirror hold `draft` as the records do (in the caller's index write): stores
+   * it with its entry when missing, sets its delivery when it differs. A draft whose id a
+   * file of its repository holds is not stored, and is removed from the records.
+   */
+  #apply(draft: DraftRecord, entry?: DraftEntry): void {
+    const rows = this.#index.drafts;
+    const held = rows.get(draft.repo, draft.id);
+    if (held === undefined) {
+      if (this.#index.idOwners(draft.repo, [draft.id]).has(draft.id)) {
+        this.#superseded.push({ repo: draft.repo, id: draft.id });
+        return;
+      }
+      const parsedEntry = entry ?? entryOf(draft);
+      if (parsedEntry === undefined) return;
+      const { delivered, ...fresh } = draft;
+      storeDraftEntry(this.#index, fresh, parsedEntry);
+      if (delivered !== undefined) rows.markDelivered(draft.repo, [draft.id], delivered);
+      return;
+    }
+    const was = held.delivered;
+    const now = draft.delivered;
+    if (now === undefined) {
+      if (was !== undefined) rows.clearDelivered(draft.repo, [draft.id]);
+    } else if (
+      was?.branch !== now.branch ||
+      was.commit !== now.commit ||
+      was.at !== now.at ||
+      was.mergeRequest !== now.mergeRequest
+    ) {
+      rows.markDelivered(draft.repo, [draft.id], now);
+    }
+  }
+
+  /** A write of the mirror; one that fails is left to the next refresh. */
+  async #mirror(write: () => unknown): Promise<void> {
+    try {
+      await writeWhenFree(this.#index, write);
+    } catch {
+      // The records hold the change; the next refresh brings it (its number is newer).
+    }
+  }
+}
+
+/**
+ * The entry of a shared draft: the strict parse of its stored text (as `buildDraft` made
+ * it); the lenient one for a text a later Lore parses more strictly.
+ */
+function entryOf(draft: DraftRecord): DraftEntry | undefined {
+  const path = draftFilePath(draft.id);
+  let parsed = parseEntry(draft.text, { mode: "strict", path });
+  if (parsed.value === undefined) parsed = parseEntry(draft.text, { mode: "lenient", path });
+  if (parsed.value === undefined) return undefined;
+  return { parsed: parsed.value, diagnostics: parsed.diagnostics };
+}
