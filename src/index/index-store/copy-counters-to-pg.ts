@@ -3,8 +3,8 @@
  * SQLite server database without loss … counters"): the SQLite index's `counters` and
  * `usage_days` (migrations 8 and 10) copied into the PostgreSQL tables of the index store
  * (`pg-index-migrations.ts`) on the caller's transaction, then verified: rows, and the
- * shown and read totals, the same on both sides. The entries, files and drafts stay in the
- * SQLite index (the team server still reads them there).
+ * shown and read totals, the same on both sides. The entries and files stay in the SQLite
+ * index (the team server still reads them there; drafts: `copy-drafts-to-pg.ts`).
  */
 import type Database from "better-sqlite3";
 import { LoreError } from "../../core/errors/lore-error.js";
@@ -54,7 +54,7 @@ interface Totals {
 }
 
 /**
- * The first of the index store's tables on PostgreSQL (counters, days, load receipts) that
+ * The first of the index store's tables on PostgreSQL (counters, days, load receipts, drafts) that
  * holds a row, if any.
  *
  * @param client - a client on the migrated target.

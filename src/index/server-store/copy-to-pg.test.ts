@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { draftOf } from "../../../test/helpers/draft-store-contract.js";
 import {
   createTestDatabase,
   PG_SKIP_REASON,
@@ -10,7 +11,10 @@ import {
 } from "../../../test/helpers/pg-test-database.js";
 import { refusal } from "../../../test/helpers/server-store-contract.js";
 import type { NewReceipt, ReceiptHit } from "../../core/receipts/receipt.js";
+import type { SharedDraftRecords } from "../../ports/draft-store.js";
 import type { ServerStore } from "../../ports/server-store.js";
+import { MirroredDraftStore } from "../../services/drafts/mirrored-draft-store.js";
+import { sqliteDraftStore } from "../../services/drafts/sqlite-draft-store.js";
 import { openIndex } from "../entry-index.js";
 import { PG_INDEX_TABLES } from "../index-store/pg-index-migrations.js";
 import { openPgIndexStore } from "../index-store/pg-index-store.js";
@@ -230,11 +234,13 @@ if (TEST_PG_URL === undefined) {
       const target = await db.schema();
       const counts = await copyServerStoreToPg(file, target.url, indexFile);
       expect(counts.map((c) => c.table)).toEqual([...SERVER_TABLES, ...PG_INDEX_TABLES]);
-      expect(counts.slice(-4)).toEqual([
+      expect(counts.slice(-6)).toEqual([
         { table: "counters", rows: 4 },
         { table: "usage_days", rows: 4 },
         { table: "receipts", rows: 0 },
         { table: "receipt_hits", rows: 0 },
+        { table: "drafts", rows: 0 },
+        { table: "draft_changes", rows: 0 },
       ]);
       const pg = await openPgIndexStore(target.url, { poolSize: 1 });
       try {
@@ -259,7 +265,9 @@ if (TEST_PG_URL === undefined) {
         (await db.schema()).url,
         join(dir, "no-index.db"),
       );
-      expect(none.slice(-4)).toEqual(PG_INDEX_TABLES.map((table) => ({ table, rows: 0 })));
+      expect(none.slice(-PG_INDEX_TABLES.length)).toEqual(
+        PG_INDEX_TABLES.map((table) => ({ table, rows: 0 })),
+      );
     });
 
     it("copies the index's load receipts with the store: ids, order and hits kept, verified", async () => {
@@ -299,7 +307,7 @@ if (TEST_PG_URL === undefined) {
       expect(listed.length).toBe(4);
       const target = await db.schema();
       const counts = await copyServerStoreToPg(file, target.url, indexFile);
-      expect(counts.slice(-2)).toEqual([
+      expect(counts.slice(-4, -2)).toEqual([
         { table: "receipts", rows: 4 },
         { table: "receipt_hits", rows: 4 },
       ]);
@@ -324,6 +332,72 @@ if (TEST_PG_URL === undefined) {
       const again = await refusal(copyServerStoreToPg(file, target.url, indexFile));
       expect(again.code).toBe("migration_target_not_empty");
       expect(again.data.table).toBe("receipts");
+    });
+
+    it("copies the index's drafts with the store, verified: a server over the copy lists them all", async () => {
+      const indexFile = join(dir, "index-drafts.db");
+      const index = openIndex(indexFile);
+      const local = sqliteDraftStore(index);
+      const made = [1, 2, 3].map((n) => draftOf(n, n === 3 ? "bob" : "anna"));
+      const other = draftOf(4, "anna", "acme/lib", "main");
+      for (const d of [...made, other]) await local.insert(d.draft, d.entry, 200);
+      const delivery = { branch: "feature/x", commit: "e".repeat(40), at: 7, mergeRequest: 2 };
+      await local.markDelivered("acme/app", [made[1]?.draft.id as string], delivery);
+      const drafts = index.drafts.all();
+      index.close();
+      const target = await db.schema();
+      const counts = await copyServerStoreToPg(file, target.url, indexFile);
+      expect(counts.slice(-2)).toEqual([
+        { table: "drafts", rows: 4 },
+        { table: "draft_changes", rows: 4 },
+      ]);
+      const pg = await openPgIndexStore(target.url, { poolSize: 1 });
+      const fresh = openIndex(join(dir, "index-drafts-fresh.db"));
+      try {
+        const records = pg.drafts as SharedDraftRecords;
+        expect(await records.list(["acme/app", "acme/lib"], { limit: 10 })).toEqual(
+          [...drafts].sort((a, b) => (a.id < b.id ? -1 : 1)),
+        );
+        expect(await records.countByAuthor("anna")).toBe(3);
+        // A server on another machine (an empty index) mirrors every copied draft at once.
+        const mirror = new MirroredDraftStore({
+          records,
+          index: fresh,
+          hostedRepos: async () => ["acme/app", "acme/lib"],
+        });
+        await mirror.refresh();
+        expect(fresh.drafts.all()).toEqual(drafts);
+        expect(fresh.getEntry(other.draft.id, "draft:acme/lib")?.id).toBe(other.draft.id);
+      } finally {
+        fresh.close();
+        await pg.close();
+      }
+      for (const table of [...SERVER_TABLES].reverse())
+        await db.sql(`DELETE FROM ${target.name}.${table}`);
+      const again = await refusal(copyServerStoreToPg(file, target.url, indexFile));
+      expect(again.code).toBe("migration_target_not_empty");
+      expect(again.data.table).toBe("drafts");
+    });
+
+    it("keeps nothing when the drafts differ after the copy", async () => {
+      const indexFile = join(dir, "index-drafts-skew.db");
+      const index = openIndex(indexFile);
+      const d = draftOf(1, "anna");
+      await sqliteDraftStore(index).insert(d.draft, d.entry, 200);
+      index.close();
+      const target = await db.schema();
+      await (await openPgIndexStore(target.url, { poolSize: 1 })).close();
+      await db.sql(`CREATE FUNCTION ${target.name}.cut() RETURNS trigger LANGUAGE plpgsql AS
+        'BEGIN NEW.text := left(NEW.text, 10); RETURN NEW; END'`);
+      await db.sql(`CREATE TRIGGER cut BEFORE INSERT ON ${target.name}.drafts
+        FOR EACH ROW EXECUTE FUNCTION ${target.name}.cut()`);
+      const error = await refusal(copyServerStoreToPg(file, target.url, indexFile));
+      expect(error.code).toBe("migration_mismatch");
+      expect(error.data).toMatchObject({ table: "drafts", source: d.draft.size, target: 10 });
+      for (const table of ["users", "drafts", "draft_changes"]) {
+        const left = await db.sql(`SELECT count(*)::int AS n FROM ${target.name}.${table}`);
+        expect(left.rows).toEqual([{ n: 0 }]);
+      }
     });
 
     it("keeps nothing when the receipts' hits differ after the copy", async () => {

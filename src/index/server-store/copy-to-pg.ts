@@ -7,14 +7,16 @@
  * is whole or not there at all. With the SQLite index file, its usage counters and their
  * days (`index-store/copy-counters-to-pg.ts`: rows and shown/read totals compared) and its
  * load receipts with their hits (`index-store/copy-receipts-to-pg.ts`: ids and order kept,
- * rows compared) go in the same transaction, into the index store's tables the team server
- * counts in and records receipts in on PostgreSQL.
+ * rows compared) and its drafts (`index-store/copy-drafts-to-pg.ts`: rows and bytes
+ * compared) go in the same transaction, into the index store's tables the team server
+ * counts in, records receipts in and keeps its drafts in on PostgreSQL.
  */
 import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 import { LoreError } from "../../core/errors/lore-error.js";
 import { openIndex } from "../entry-index.js";
 import { copyCountersToPg, firstFilledIndexTable } from "../index-store/copy-counters-to-pg.js";
+import { copyDraftsToPg } from "../index-store/copy-drafts-to-pg.js";
 import { copyReceiptsToPg } from "../index-store/copy-receipts-to-pg.js";
 import type { PG_INDEX_TABLES } from "../index-store/pg-index-migrations.js";
 import { migratePgIndexSchema } from "../index-store/pg-index-store.js";
@@ -27,7 +29,7 @@ import { openSqliteServerStore } from "./sqlite-server-store.js";
 export interface TableCount {
   /**
    * A server store's table, or the index's: the counters' (`counters`, `usage_days`), the
-   * load receipts' (`receipts`, `receipt_hits`).
+   * load receipts' (`receipts`, `receipt_hits`), the drafts' (`drafts`, `draft_changes`).
    */
   table: (typeof SERVER_TABLES)[number] | (typeof PG_INDEX_TABLES)[number];
   rows: number;
@@ -55,10 +57,11 @@ const BATCH_ROWS = 500;
  * @param source - the SQLite file (`<data>/server.db`).
  * @param url - the target PostgreSQL URL.
  * @param indexFile - the server's SQLite index (`settings.database`): its counters, usage
- *   days and load receipts are copied too (a file that does not exist: nothing counted,
+ *   days, load receipts and drafts are copied too (a file that does not exist: nothing counted,
  *   none copied). Absent: the server store only.
  * @returns the rows of each table (source = target), in {@link SERVER_TABLES} order, then
- *   `counters`, `usage_days`, `receipts` and `receipt_hits` when `indexFile` is given.
+ *   `counters`, `usage_days`, `receipts`, `receipt_hits`, `drafts` and `draft_changes` when
+ *   `indexFile` is given.
  * @throws LoreError `path_not_found` (no such SQLite file), `migration_target_not_empty`
  *   (409: a table of the target already holds rows; `data.table` names the first),
  *   `migration_mismatch` (500: a table's count differs after the copy; nothing is kept),
@@ -125,11 +128,13 @@ export async function copyServerStoreToPg(
             counts.push({ table, rows: await copyTable(sqlite, client, table) });
           }
           await moveSequences(sqlite, client);
-          // Verified as they are copied: rows and shown/read totals; receipts' rows.
+          // Verified as they are copied: rows and shown/read totals; receipts' rows; drafts'
+          // rows and bytes.
           if (indexFile !== undefined) {
             indexed = [
               ...(await copyCountersToPg(index, client)),
               ...(await copyReceiptsToPg(index, client)),
+              ...(await copyDraftsToPg(index, client)),
             ];
           }
         } finally {
