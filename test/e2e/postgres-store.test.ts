@@ -11,6 +11,8 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openIndex } from "../../src/index/entry-index.js";
+import { sqliteDraftStore } from "../../src/services/drafts/sqlite-draft-store.js";
+import { draftOf } from "../helpers/draft-store-contract.js";
 import { makeRepo } from "../helpers/make-repo.js";
 import {
   createTestDatabase,
@@ -192,6 +194,9 @@ if (TEST_PG_URL === undefined) {
           { ...hit, rank: 2, score: 1, draft: true },
         ],
       });
+      // And a draft of the repository, written as lore serve on SQLite writes one.
+      const draft = draftOf(9, "vera", "acme/lib");
+      await sqliteDraftStore(index).insert(draft.draft, draft.entry, 200);
       index.close();
       const target = await db.schema();
       const moved = await lore("db", "migrate", "--to", target.url);
@@ -201,9 +206,13 @@ if (TEST_PG_URL === undefined) {
       expect(moved.stdout).toMatch(/\n {2}users +2\n/);
       expect(moved.stdout).toMatch(/\n {2}tokens +1\n/);
       expect(moved.stdout).toMatch(
-        /\n {2}counters +2\n {2}usage_days +3\n {2}receipts +1\n {2}receipt_hits +2\n/,
+        /\n {2}counters +2\n {2}usage_days +3\n {2}receipts +1\n {2}receipt_hits +2\n {2}drafts +1\n {2}draft_changes +1\n/,
       );
-      expect(moved.stdout).toMatch(/18 tables, 12 rows; the counts match on both sides\n$/);
+      expect(moved.stdout).toMatch(/20 tables, 14 rows; the counts match on both sides\n$/);
+      const drafts = await db.sql(`SELECT repo, id, author, text FROM ${target.name}.drafts`);
+      expect(drafts.rows).toEqual([
+        { repo: "acme/lib", id: draft.draft.id, author: "vera", text: draft.draft.text },
+      ]);
       const receipts = await db.sql(`SELECT public_id, user_name FROM ${target.name}.receipts`);
       expect(receipts.rows).toEqual([{ public_id: receiptId, user_name: "vera" }]);
       const counted = await db.sql(
