@@ -176,7 +176,7 @@ async function localAdmin(
       index.close();
     }
   };
-  // With `[server] database` the counters and load receipts are PostgreSQL's
+  // With `[server] database` the counters, load receipts and drafts are PostgreSQL's
   // (`openSharedIndexStore`): forgotten there too.
   const withShared = async (forget: (shared: IndexStore) => Promise<void>) => {
     const { openSharedIndexStore } = await import("../main/open-server.js");
@@ -194,9 +194,10 @@ async function localAdmin(
     afterCreateRepo,
     beforeRemoveRepo: async (fullName) => {
       await withIndex((index) => index.forgetHostedRepository(fullName));
-      await withShared(async ({ counters, receipts }) => {
+      await withShared(async ({ counters, receipts, drafts }) => {
         await counters.forgetRepo(fullName);
         await receipts.forgetRepo(fullName);
+        await drafts?.forgetRepo(fullName);
       });
     },
     afterRemoveUser: async (name) => {
