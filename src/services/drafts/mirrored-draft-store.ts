@@ -162,10 +162,15 @@ export class MirroredDraftStore implements DraftStore {
       throw error;
     }
     const changes = await this.#records.changes(this.#seq);
-    const gone = changes.whole ? await this.#wholeSync(changes) : changes.removed;
-    if (changes.changed.length > 0 || gone.length > 0) {
+    const gone = (changes.whole ? await this.#wholeSync(changes) : changes.removed).filter(
+      (key) => this.#index.drafts.get(key.repo, key.id) !== undefined,
+    );
+    // Read first: changes the mirror holds already (its own writes, or another server's
+    // on the same index file) take no write lock.
+    const changed = changes.changed.filter((draft) => !this.#holds(draft));
+    if (changed.length > 0 || gone.length > 0) {
       await writeWhenFree(this.#index, () => {
-        for (const draft of changes.changed) this.#apply(draft);
+        for (const draft of changed) this.#apply(draft);
         for (const key of gone) this.#index.drafts.remove(key.repo, key.id);
       });
     }
@@ -209,18 +214,16 @@ export class MirroredDraftStore implements DraftStore {
       if (delivered !== undefined) rows.markDelivered(draft.repo, [draft.id], delivered);
       return;
     }
-    const was = held.delivered;
     const now = draft.delivered;
-    if (now === undefined) {
-      if (was !== undefined) rows.clearDelivered(draft.repo, [draft.id]);
-    } else if (
-      was?.branch !== now.branch ||
-      was.commit !== now.commit ||
-      was.at !== now.at ||
-      was.mergeRequest !== now.mergeRequest
-    ) {
-      rows.markDelivered(draft.repo, [draft.id], now);
-    }
+    if (sameDelivery(held.delivered, now)) return;
+    if (now === undefined) rows.clearDelivered(draft.repo, [draft.id]);
+    else rows.markDelivered(draft.repo, [draft.id], now);
+  }
+
+  /** Whether the mirror holds `draft` as it is (its delivery included). */
+  #holds(draft: DraftRecord): boolean {
+    const held = this.#index.drafts.get(draft.repo, draft.id);
+    return held !== undefined && sameDelivery(held.delivered, draft.delivered);
   }
 
   /** A write of the mirror; one that fails is left to the next refresh. */
@@ -231,6 +234,17 @@ export class MirroredDraftStore implements DraftStore {
       // The records hold the change; the next refresh brings it (its number is newer).
     }
   }
+}
+
+/** Whether two deliveries (or their absence) are the same. */
+function sameDelivery(a: DraftDelivery | undefined, b: DraftDelivery | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return (
+    a.branch === b.branch &&
+    a.commit === b.commit &&
+    a.at === b.at &&
+    a.mergeRequest === b.mergeRequest
+  );
 }
 
 /**
