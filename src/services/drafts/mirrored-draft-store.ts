@@ -6,9 +6,10 @@
  * recall, search and open list them as before.
  *
  * - Reads of the records (`get`, `list`, `ofBranch`, counts) answer PostgreSQL's.
- * - Writes go to PostgreSQL first (committed: the answer stands), then to this server's
- *   mirror; a mirror write that fails (the index locked past its wait) is made by the next
- *   {@link MirroredDraftStore.refresh}.
+ * - Writes go to PostgreSQL first (committed: the answer stands), then the mirror is
+ *   refreshed, so it takes in the write in the order of the changes (a removal through
+ *   another server right after is never undone by a late write of the mirror); a refresh
+ *   that fails (the index locked past its wait) is left to the next one.
  * - {@link MirroredDraftStore.refresh} (before every read that can show drafts) applies the
  *   changes numbered after the last it applied: one query when nothing changed. The first
  *   one of a process reads every draft and makes the mirror equal, for the hosted
@@ -63,6 +64,8 @@ export class MirroredDraftStore implements DraftStore {
   #superseded: DraftKey[] = [];
   #tail: Promise<void> = Promise.resolve();
   #queued: Promise<void> | undefined;
+  /** The parses of the drafts this server writes, until its mirror took them in (by key). */
+  readonly #entries = new Map<string, DraftEntry>();
 
   /** @param options - see {@link MirroredDraftsOptions}. */
   constructor(options: MirroredDraftsOptions) {
@@ -89,8 +92,14 @@ export class MirroredDraftStore implements DraftStore {
       const data = { id: draft.id, path: owner.path, repo: draft.repo };
       throw new LoreError("draft_id_taken", data, { data });
     }
-    await this.#records.insert(draft, limit);
-    await this.#mirror(() => this.#apply(draft, entry));
+    const key = `${draft.repo}\n${draft.id}`;
+    this.#entries.set(key, entry);
+    try {
+      await this.#records.insert(draft, limit);
+      await this.#mirror();
+    } finally {
+      this.#entries.delete(key);
+    }
   }
 
   get(repo: string, id: string): Promise<DraftRecord | undefined> {
@@ -115,7 +124,7 @@ export class MirroredDraftStore implements DraftStore {
 
   async remove(repo: string, id: string): Promise<boolean> {
     const removed = await this.#records.remove(repo, id);
-    await this.#mirror(() => this.#index.drafts.remove(repo, id));
+    await this.#mirror();
     return removed;
   }
 
@@ -125,12 +134,12 @@ export class MirroredDraftStore implements DraftStore {
     delivery: DraftDelivery,
   ): Promise<void> {
     await this.#records.markDelivered(repo, ids, delivery);
-    await this.#mirror(() => this.#index.drafts.markDelivered(repo, ids, delivery));
+    await this.#mirror();
   }
 
   async clearDelivered(repo: string, ids: readonly string[]): Promise<void> {
     await this.#records.clearDelivered(repo, ids);
-    await this.#mirror(() => this.#index.drafts.clearDelivered(repo, ids));
+    await this.#mirror();
   }
 
   /**
@@ -199,7 +208,7 @@ export class MirroredDraftStore implements DraftStore {
    * it with its entry when missing, sets its delivery when it differs. A draft whose id a
    * file of its repository holds is not stored, and is removed from the records.
    */
-  #apply(draft: DraftRecord, entry?: DraftEntry): void {
+  #apply(draft: DraftRecord): void {
     const rows = this.#index.drafts;
     const held = rows.get(draft.repo, draft.id);
     if (held === undefined) {
@@ -207,7 +216,7 @@ export class MirroredDraftStore implements DraftStore {
         this.#superseded.push({ repo: draft.repo, id: draft.id });
         return;
       }
-      const parsedEntry = entry ?? entryOf(draft);
+      const parsedEntry = this.#entries.get(`${draft.repo}\n${draft.id}`) ?? entryOf(draft);
       if (parsedEntry === undefined) return;
       const { delivered, ...fresh } = draft;
       storeDraftEntry(this.#index, fresh, parsedEntry);
@@ -226,10 +235,10 @@ export class MirroredDraftStore implements DraftStore {
     return held !== undefined && sameDelivery(held.delivered, draft.delivered);
   }
 
-  /** A write of the mirror; one that fails is left to the next refresh. */
-  async #mirror(write: () => unknown): Promise<void> {
+  /** The refresh after a write; one that fails is left to the next refresh. */
+  async #mirror(): Promise<void> {
     try {
-      await writeWhenFree(this.#index, write);
+      await this.refresh();
     } catch {
       // The records hold the change; the next refresh brings it (its number is newer).
     }
