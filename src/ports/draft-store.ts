@@ -125,11 +125,12 @@ export interface SharedDraftRecords {
    */
   changes(since?: number): Promise<DraftChanges>;
   /**
-   * Of some keys, those the records ever held (a draft now, or one removed): a mirror
-   * uploads only drafts the records never saw (an index of before this release), and drops
-   * the others.
+   * Of some keys, those the records ever held (a draft now, or one removed), each with the
+   * number of its first change: a mirror uploads only drafts the records never saw (an
+   * index of before this release), drops those first changed by the change number of its
+   * whole listing (removed by then), and leaves the newer ones to the next changes.
    */
-  everHeld(keys: readonly DraftKey[]): Promise<DraftKey[]>;
+  firstChanges(keys: readonly DraftKey[]): Promise<(DraftKey & { seq: number })[]>;
   /**
    * Stores drafts as they are (delivery included), no limit counted, skipping keys held
    * already; answers how many were stored.

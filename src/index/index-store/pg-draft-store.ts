@@ -185,14 +185,14 @@ export class PgDraftStore implements SharedDraftRecords {
     );
   }
 
-  async everHeld(keys: readonly DraftKey[]): Promise<DraftKey[]> {
+  async firstChanges(keys: readonly DraftKey[]): Promise<(DraftKey & { seq: number })[]> {
     if (keys.length === 0) return [];
-    const rows = await this.#q<DraftKey>(
-      `SELECT DISTINCT k.repo, k.id FROM unnest($1::text[], $2::text[]) AS k (repo, id)
-        WHERE EXISTS (SELECT 1 FROM draft_changes c WHERE c.repo = k.repo AND c.id = k.id)`,
+    return this.#q<DraftKey & { seq: number }>(
+      `SELECT c.repo, c.id, min(c.seq) AS seq FROM unnest($1::text[], $2::text[]) AS k (repo, id)
+         JOIN draft_changes c ON c.repo = k.repo AND c.id = k.id
+        GROUP BY c.repo, c.id ORDER BY c.repo, c.id`,
       [keys.map((k) => k.repo), keys.map((k) => k.id)],
     );
-    return rows;
   }
 
   adopt(drafts: readonly DraftRecord[]): Promise<number> {

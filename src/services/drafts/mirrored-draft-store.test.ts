@@ -120,6 +120,45 @@ if (TEST_PG_URL === undefined) {
       }
     });
 
+    it("a server's first refresh keeps a draft another server on the same index file wrote after its listing", async () => {
+      const schema = await db.schema();
+      const folder = mkdtempSync(join(tmpdir(), "lore-pg-drafts-"));
+      try {
+        const file = join(folder, "shared.db");
+        const x = await server(schema.url, file);
+        await x.drafts.refresh();
+        const later = draftOf(5, "anna");
+        // Y's whole listing is read, then X writes (and mirrors into the same file) before
+        // Y goes on.
+        const store = await openPgIndexStore(schema.url, { poolSize: 2 });
+        const real = store.drafts as SharedDraftRecords;
+        const changes = async (since?: number) => {
+          const listing = await real.changes(since);
+          if (since === undefined) await x.drafts.insert(later.draft, later.entry, 200);
+          return listing;
+        };
+        const records = new Proxy(real, {
+          get: (target, name) =>
+            name === "changes"
+              ? changes
+              : (Reflect.get(target, name) as (...args: unknown[]) => unknown).bind(target),
+        });
+        const index = openIndex(file);
+        const y = new MirroredDraftStore({ records, index, hostedRepos: async () => HOSTED });
+        await y.refresh();
+        expect(index.drafts.get("acme/app", later.draft.id)).toEqual(later.draft);
+        await y.refresh();
+        expect(index.drafts.get("acme/app", later.draft.id)).toEqual(later.draft);
+        expect(await y.count()).toBe(1);
+        index.close();
+        await store.close();
+        await x.close();
+      } finally {
+        rmSync(folder, { recursive: true, force: true });
+        await db.sql(`DROP SCHEMA ${schema.name} CASCADE`);
+      }
+    });
+
     it("a file replacing a draft in one server's index removes it from PostgreSQL and the other's", async () => {
       const schema = await db.schema();
       const folder = mkdtempSync(join(tmpdir(), "lore-pg-drafts-"));
@@ -173,11 +212,15 @@ if (TEST_PG_URL === undefined) {
           whole: false,
         });
         expect(
-          await records.everHeld([
+          await records.firstChanges([
+            { repo: d2.repo, id: d2.id },
             { repo: d1.repo, id: d1.id },
             { repo: "x/y", id: d1.id },
           ]),
-        ).toEqual([{ repo: d1.repo, id: d1.id }]);
+        ).toEqual([
+          { repo: d1.repo, id: d1.id, seq: whole.seq + 1 },
+          { repo: d2.repo, id: d2.id, seq: whole.seq + 2 },
+        ]);
         expect(await records.forgetRepo("acme/app")).toBe(1);
         expect(await records.count()).toBe(0);
       } finally {

@@ -188,8 +188,11 @@ export class MirroredDraftStore implements DraftStore {
   }
 
   /**
-   * The drafts of the hosted repositories the mirror holds and the records do not: those
-   * the records ever held go (answered, to remove); the others are uploaded.
+   * The drafts of the hosted repositories the mirror holds and the records' whole listing
+   * does not: those the records held by the listing's change number were removed by then
+   * (answered, to remove); those they never held are uploaded; the others were written
+   * after the listing (another server on the same index file) and come with the next
+   * changes.
    */
   async #wholeSync(changes: DraftChanges): Promise<DraftKey[]> {
     const hosted = new Set(await this.#hostedRepos());
@@ -197,10 +200,10 @@ export class MirroredDraftStore implements DraftStore {
     const only = this.#index.drafts
       .all()
       .filter((d) => hosted.has(d.repo) && !shared.has(`${d.repo}\n${d.id}`));
-    const held = await this.#records.everHeld(only.map((d) => ({ repo: d.repo, id: d.id })));
-    const heldKeys = new Set(held.map((k) => `${k.repo}\n${k.id}`));
-    await this.#records.adopt(only.filter((d) => !heldKeys.has(`${d.repo}\n${d.id}`)));
-    return held;
+    const known = await this.#records.firstChanges(only.map((d) => ({ repo: d.repo, id: d.id })));
+    const knownKeys = new Set(known.map((k) => `${k.repo}\n${k.id}`));
+    await this.#records.adopt(only.filter((d) => !knownKeys.has(`${d.repo}\n${d.id}`)));
+    return known.filter((k) => k.seq <= changes.seq).map((k) => ({ repo: k.repo, id: k.id }));
   }
 
   /**
