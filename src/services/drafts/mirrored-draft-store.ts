@@ -162,14 +162,17 @@ export class MirroredDraftStore implements DraftStore {
     return run;
   }
 
-  async #sync(): Promise<void> {
-    const superseded = this.#superseded.splice(0);
-    try {
-      for (const key of superseded) await this.#records.remove(key.repo, key.id);
-    } catch (error) {
-      this.#superseded.unshift(...superseded);
-      throw error;
+  /** Removes from the records the drafts files replaced; those not removed stay queued. */
+  async #flushSuperseded(): Promise<void> {
+    while (this.#superseded.length > 0) {
+      const key = this.#superseded[0] as DraftKey;
+      await this.#records.remove(key.repo, key.id);
+      this.#superseded.shift();
     }
+  }
+
+  async #sync(): Promise<void> {
+    await this.#flushSuperseded();
     const changes = await this.#records.changes(this.#seq);
     const gone = (changes.whole ? await this.#wholeSync(changes) : changes.removed).filter(
       (key) => this.#index.drafts.get(key.repo, key.id) !== undefined,
@@ -184,7 +187,7 @@ export class MirroredDraftStore implements DraftStore {
       });
     }
     this.#seq = changes.seq;
-    for (const key of this.#superseded.splice(0)) await this.#records.remove(key.repo, key.id);
+    await this.#flushSuperseded();
   }
 
   /**
